@@ -1,0 +1,46 @@
+// Two projects: unit (src/**/__tests__, no database, no Medusa boot) and integration
+// (integration-tests/**, medusaIntegrationTestRunner on a real PostgreSQL). TEST_TYPE=unit or
+// TEST_TYPE=integration picks one; unset runs both (scripts/test.js sets up the database first).
+const { loadEnv } = require("@medusajs/utils")
+loadEnv("test", process.cwd())
+
+const transform = {
+  "^.+\\.[jt]sx?$": [
+    "@swc/jest",
+    {
+      jsc: {
+        parser: { syntax: "typescript", decorators: true, tsx: true },
+        target: "es2021",
+      },
+    },
+  ],
+}
+
+const shared = {
+  transform,
+  testEnvironment: "node",
+  moduleFileExtensions: ["js", "ts", "tsx", "json"],
+  modulePathIgnorePatterns: ["dist/", "<rootDir>/.medusa/"],
+}
+
+const unit = {
+  ...shared,
+  displayName: "unit",
+  testMatch: ["<rootDir>/src/**/__tests__/**/*.spec.[jt]s"],
+}
+
+const integration = {
+  ...shared,
+  displayName: "integration",
+  testMatch: ["<rootDir>/integration-tests/**/*.spec.[jt]s"],
+  setupFiles: ["<rootDir>/integration-tests/setup.js"],
+}
+
+const selected =
+  process.env.TEST_TYPE === "unit"
+    ? [unit]
+    : process.env.TEST_TYPE === "integration"
+      ? [integration]
+      : [unit, integration]
+
+module.exports = { projects: selected }

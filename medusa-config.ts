@@ -1,0 +1,137 @@
+import { defineConfig, loadEnv } from "@medusajs/framework/utils"
+
+// The development / test store that loads this plugin from source (src/ is the project's own
+// extension directory, so its routes, subscribers, jobs and admin load without a `plugins` entry).
+// The demo and the integration tests point it at the local PayLater sandbox through env vars.
+loadEnv(process.env.NODE_ENV || "development", process.cwd())
+
+const env = process.env
+
+/**
+ * Several instances (docs/production.md): with REDIS_URL set, every piece of state that must be shared
+ * between Medusa processes moves to Redis: the cart lock that makes completion exactly-once, the
+ * event bus that carries PayLater's webhooks to the order pipeline, the workflow engine's state, the
+ * cache and the admin sessions. Without REDIS_URL nothing changes: in-memory modules, one process.
+ */
+const redisUrl = env.REDIS_URL || undefined
+
+/**
+ * Optional prefix for every Redis key and queue this store creates, so that several stores (or test
+ * runs) can share one Redis. Unset: Medusa's own defaults.
+ */
+const redisPrefix = env.MEDUSA_REDIS_PREFIX || undefined
+
+const WORKER_MODES = ["shared", "worker", "server"] as const
+type WorkerMode = (typeof WORKER_MODES)[number]
+
+/**
+ * MEDUSA_WORKER_MODE: shared (default) serves HTTP and runs subscribers, jobs and queues; server
+ * serves HTTP only; worker runs the background work only. Medusa reads the variable itself but
+ * silently ignores a typo; this refuses it. Medusa's own CLI commands (db:migrate, exec, user) set
+ * "server" for themselves, so no Redis requirement is enforced here: a server/worker split only
+ * works with the Redis modules (docs/production.md).
+ */
+function workerMode(value: string | undefined): WorkerMode | undefined {
+  if (!value) return undefined
+  if (!(WORKER_MODES as readonly string[]).includes(value)) {
+    throw new Error(`MEDUSA_WORKER_MODE=${value} is not one of ${WORKER_MODES.join(", ")}`)
+  }
+  return value as WorkerMode
+}
+
+/** BullMQ queues: their own prefix (BullMQ refuses an ioredis keyPrefix). */
+const bullPrefix = redisPrefix ? { prefix: `${redisPrefix}:bull` } : {}
+
+const redisModules = redisUrl
+  ? [
+      {
+        // Cart completion (return route, webhook pipeline) takes a lock on the cart id: it must be
+        // one lock for all instances, or two instances can complete one cart at the same moment.
+        resolve: "@medusajs/medusa/locking",
+        options: {
+          providers: [
+            {
+              resolve: "@medusajs/medusa/locking-redis",
+              id: "locking-redis",
+              is_default: true,
+              options: { redisUrl, ...(redisPrefix ? { namespace: `${redisPrefix}:lock:` } : {}) },
+            },
+          ],
+        },
+      },
+      {
+        // A webhook received by one instance may be processed by any worker, once; retried on failure.
+        resolve: "@medusajs/medusa/event-bus-redis",
+        options: {
+          redisUrl,
+          ...(redisPrefix ? { queueOptions: bullPrefix, workerOptions: bullPrefix } : {}),
+        },
+      },
+      {
+        // Workflow state (checkpoints, retries, async steps, scheduled jobs) visible to every instance.
+        resolve: "@medusajs/medusa/workflow-engine-redis",
+        options: {
+          redis: {
+            redisUrl,
+            ...(redisPrefix ? { queueOptions: bullPrefix, workerOptions: bullPrefix } : {}),
+          },
+        },
+      },
+      {
+        // Medusa 2.21's cache module (the newer `caching` module is still behind a feature flag).
+        resolve: "@medusajs/medusa/cache-redis",
+        options: { redisUrl, ...(redisPrefix ? { namespace: `${redisPrefix}:cache:` } : {}) },
+      },
+    ]
+  : []
+
+const paylaterOptions = {
+  clientId: env.PAYLATER_CLIENT_ID ?? "sandbox-client",
+  clientSecret: env.PAYLATER_CLIENT_SECRET ?? "sandbox-secret",
+  outletId: env.PAYLATER_OUTLET_ID ?? "1000000061",
+  webhookSecret: env.PAYLATER_WEBHOOK_SECRET ?? "sandbox-webhook-secret",
+  merchantId: env.PAYLATER_MERCHANT_ID ?? "sandbox-merchant",
+  environment: (env.PAYLATER_ENVIRONMENT as "sandbox" | "production" | undefined) ?? "sandbox",
+  apiBaseUrl: env.PAYLATER_API_BASE_URL ?? "http://127.0.0.1:4010",
+  timeoutMs: env.PAYLATER_TIMEOUT_MS ? Number(env.PAYLATER_TIMEOUT_MS) : undefined,
+  backendUrl: env.MEDUSA_BACKEND_URL ?? "http://localhost:9000",
+  storefrontUrl: env.STOREFRONT_URL ?? "http://localhost:8000",
+}
+
+module.exports = defineConfig({
+  projectConfig: {
+    databaseUrl: env.DATABASE_URL,
+    // Admin sessions in Redis too, so a login works on whichever instance the balancer picks.
+    redisUrl,
+    ...(redisPrefix ? { redisPrefix: `${redisPrefix}:` } : {}),
+    workerMode: workerMode(env.MEDUSA_WORKER_MODE),
+    http: {
+      storeCors: env.STORE_CORS ?? "http://localhost:8000",
+      adminCors: env.ADMIN_CORS ?? "http://localhost:9000",
+      authCors: env.AUTH_CORS ?? "http://localhost:8000,http://localhost:9000",
+      jwtSecret: env.JWT_SECRET || "supersecret",
+      cookieSecret: env.COOKIE_SECRET || "supersecret",
+    },
+  },
+  admin: {
+    disable: env.MEDUSA_ADMIN_DISABLED !== "false",
+  },
+  modules: [
+    ...redisModules,
+    // The plugin's own module (PayLater activity log for the admin order widget). An app that
+    // installs the plugin gets it registered from the plugin; this dev/test app loads src/ directly.
+    { resolve: "./src/modules/paylater-activity" },
+    {
+      resolve: "@medusajs/medusa/payment",
+      options: {
+        providers: [
+          {
+            resolve: "./src/providers/paylater",
+            id: "paylater",
+            options: paylaterOptions,
+          },
+        ],
+      },
+    },
+  ],
+})
