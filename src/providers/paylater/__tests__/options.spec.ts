@@ -1,0 +1,52 @@
+import { PayLaterLinkProviderService } from "../services/link"
+import { resolveProviderOptions } from "../options"
+import { fillTemplate } from "../templates"
+import { OPTIONS } from "./fake-api"
+
+describe("provider options", () => {
+  it("accepts a complete configuration and fills the storefront defaults", () => {
+    const resolved = resolveProviderOptions(OPTIONS)
+    expect(resolved.backendUrl).toBe("https://api.shop.qa")
+    expect(resolved.templates).toEqual({
+      success: "{storefront_url}/order/confirmed/{order_id}",
+      failure: "{storefront_url}/checkout?step=payment&paylater_error={reason}&cart_id={cart_id}",
+      pending: "{storefront_url}/order/pending?cart_id={cart_id}",
+    })
+    expect(resolved.config.outletId).toBe(1000000061)
+  })
+
+  it("refuses boot with every problem named at once", () => {
+    const { clientSecret: _s, backendUrl: _b, ...rest } = OPTIONS
+    expect(() => PayLaterLinkProviderService.validateOptions({ ...rest, successUrlTemplate: "{storefront_url}/{orderid}" })).toThrow(
+      /clientSecret is required.*backendUrl must be an absolute http\(s\) URL.*unknown placeholder\(s\) \{orderid\}/
+    )
+  })
+
+  it("refuses a template that does not produce an absolute URL", () => {
+    expect(() => resolveProviderOptions({ ...OPTIONS, failureUrlTemplate: "/checkout?e={reason}" })).toThrow(
+      /failureUrlTemplate must produce an absolute http\(s\) URL/
+    )
+  })
+
+  it("never echoes secrets in its messages", () => {
+    try {
+      resolveProviderOptions({ ...OPTIONS, outletId: "abc" })
+      throw new Error("should have thrown")
+    } catch (error) {
+      expect(String(error)).toMatch(/outletId/)
+      expect(String(error)).not.toContain(OPTIONS.clientSecret)
+      expect(String(error)).not.toContain(OPTIONS.webhookSecret)
+    }
+  })
+})
+
+describe("templates", () => {
+  it("URL-encodes data placeholders but keeps the storefront base as is", () => {
+    const url = fillTemplate("{storefront_url}/checkout?e={reason}&cart_id={cart_id}", {
+      storefront_url: "https://shop.qa/",
+      reason: "a&b=c",
+      cart_id: "cart 1/2",
+    })
+    expect(url).toBe("https://shop.qa/checkout?e=a%26b%3Dc&cart_id=cart%201%2F2")
+  })
+})

@@ -1,0 +1,80 @@
+import { MedusaError } from "@medusajs/framework/utils"
+import { PayLaterError } from "../../../lib/paylater"
+import { makeProvider, status } from "./fake-api"
+
+const SESSION = "payses_01ABC"
+const data = { session_id: SESSION, paylater_order_id: `${SESSION}-2`, amount: "350.00", expires_at: "2999-01-01T00:00:00.000Z" }
+const ctx = { idempotency_key: SESSION }
+
+describe("authorizePayment / getPaymentStatus", () => {
+  it("asks PayLater every time, under the attempt's own order id", async () => {
+    const { provider, fake } = makeProvider()
+    await provider.authorizePayment({ data, context: ctx })
+    await provider.authorizePayment({ data, context: ctx })
+    expect(fake.statusCalls).toEqual([`${SESSION}-2`, `${SESSION}-2`])
+  })
+
+  it("reports success as captured and keeps PayLater's reference", async () => {
+    const { provider, fake } = makeProvider()
+    fake.statusAnswers.push(status(2))
+    const out = await provider.authorizePayment({ data, context: ctx })
+    expect(out.status).toBe("captured")
+    expect(out.data).toMatchObject({ ...data, paylater_status: "success", paylater_status_code: 2, paylater_ref: "PL1744792493935483" })
+  })
+
+  it.each([0, 1] as const)("reports status %s as pending", async (code) => {
+    const { provider, fake } = makeProvider()
+    fake.statusAnswers.push(status(code))
+    const out = await provider.getPaymentStatus({ data, context: ctx })
+    expect(out.status).toBe("pending")
+    expect(out.data).toMatchObject({ paylater_status_code: code })
+  })
+
+  it("reports failed as error with the reason kept", async () => {
+    const { provider, fake } = makeProvider()
+    fake.statusAnswers.push(status(3))
+    const out = await provider.authorizePayment({ data, context: ctx })
+    expect(out.status).toBe("error")
+    expect(out.data).toMatchObject({ paylater_status: "failed", paylater_failure_reason: "declined" })
+  })
+
+  it("reads a failure after the link's expiry as expired", async () => {
+    const { provider, fake } = makeProvider()
+    fake.statusAnswers.push(status(3))
+    const out = await provider.authorizePayment({ data: { ...data, expires_at: "2000-01-01T00:00:00.000Z" }, context: ctx })
+    expect(out.data).toMatchObject({ paylater_failure_reason: "expired" })
+  })
+
+  it("refuses to check an order that is not this session's", async () => {
+    const { provider, fake } = makeProvider()
+    const error = await provider
+      .authorizePayment({ data: { ...data, paylater_order_id: "payses_SOMEONE_ELSE" }, context: ctx })
+      .catch((e) => e)
+    expect(error.type).toBe(MedusaError.Types.NOT_ALLOWED)
+    expect(fake.statusCalls).toHaveLength(0)
+  })
+
+  it("turns an unreachable PayLater into a try-again error instead of a status", async () => {
+    const { provider, fake } = makeProvider()
+    fake.statusAnswers.push(new PayLaterError("TIMEOUT", "slow"))
+    const error = await provider.authorizePayment({ data, context: ctx }).catch((e) => e)
+    expect(error.type).toBe(MedusaError.Types.UNEXPECTED_STATE)
+    expect(error.message).toMatch(/try again/i)
+  })
+})
+
+describe("capture, cancel, delete", () => {
+  it("calls nothing remote", async () => {
+    const { provider, fake } = makeProvider()
+    expect(await provider.capturePayment({ data })).toEqual({ data })
+    expect(await provider.cancelPayment({ data })).toEqual({ data })
+    expect(await provider.deletePayment({ data })).toEqual({ data })
+    expect(fake.statusCalls.length + fake.links.length + fake.refunds.length).toBe(0)
+  })
+
+  it("warns that a paid payment canceled in Medusa needs a refund", async () => {
+    const { provider, logged } = makeProvider()
+    await provider.cancelPayment({ data: { ...data, paylater_status: "success" } })
+    expect(logged.some((l) => l.level === "warn" && /refund/.test(l.message))).toBe(true)
+  })
+})

@@ -1,0 +1,137 @@
+import { z } from "zod"
+import { isPayLaterError, parsePayLaterConfig } from "../../lib/paylater"
+import type { PayLaterConfig, PayLaterConfigInput } from "../../lib/paylater"
+import { readReconcileOptions, type ReconcileOptionsInput, type ReconcileSettings } from "./reconcile-options"
+import { DEFAULT_TEMPLATES, fillTemplate, unknownPlaceholders } from "./templates"
+
+/** What a merchant puts under the provider's `options` in medusa-config. */
+export interface PayLaterProviderOptions extends PayLaterConfigInput, ReconcileOptionsInput {
+  /** Public URL of this Medusa server; PayLater sends the shopper back to its return route. */
+  backendUrl: string
+  /** Storefront base, available to templates as {storefront_url}. */
+  storefrontUrl: string
+  successUrlTemplate?: string
+  failureUrlTemplate?: string
+  pendingUrlTemplate?: string
+}
+
+export interface StorefrontTemplates {
+  success: string
+  failure: string
+  pending: string
+}
+
+export interface ResolvedProviderOptions {
+  config: PayLaterConfig
+  backendUrl: string
+  storefrontUrl: string
+  templates: StorefrontTemplates
+  /** The reconciliation job's look-back and batching (reconcile-options.ts). */
+  reconcile: ReconcileSettings
+}
+
+function isHttpUrl(text: string): boolean {
+  try {
+    const url = new URL(text)
+    return (url.protocol === "http:" || url.protocol === "https:") && url.username === "" && url.password === ""
+  } catch {
+    return false
+  }
+}
+
+const baseUrl = (field: string, example: string) =>
+  z.unknown().optional().transform((value, ctx) => {
+    if (typeof value !== "string" || !isHttpUrl(value.trim())) {
+      ctx.addIssue({
+        code: "custom",
+        message: `${field} must be an absolute http(s) URL (e.g. ${example})`,
+      })
+      return z.NEVER
+    }
+    return value.trim().replace(/\/+$/, "")
+  })
+
+// `.optional()` first: zod 4 reports an absent key as "expected nonoptional" otherwise.
+const template = (field: string, fallback: string) =>
+  z.unknown().optional().transform((value, ctx) => {
+    if (value === undefined || value === null || value === "") {
+      return fallback
+    }
+    if (typeof value !== "string") {
+      ctx.addIssue({ code: "custom", message: `${field} must be text` })
+      return z.NEVER
+    }
+    const unknown = unknownPlaceholders(value)
+    if (unknown.length) {
+      ctx.addIssue({
+        code: "custom",
+        message: `${field} uses unknown placeholder(s) ${unknown.map((n) => `{${n}}`).join(", ")}; allowed: {storefront_url}, {order_id}, {cart_id}, {reason}, {session_id}`,
+      })
+      return z.NEVER
+    }
+    // The filled result must be an absolute URL, or the shopper would be sent somewhere relative to PayLater.
+    const sample = fillTemplate(value, {
+      storefront_url: "https://storefront.example",
+      order_id: "order_1",
+      cart_id: "cart_1",
+      reason: "declined",
+      session_id: "payses_1",
+    })
+    if (!isHttpUrl(sample)) {
+      ctx.addIssue({
+        code: "custom",
+        message: `${field} must produce an absolute http(s) URL, e.g. "{storefront_url}/order/confirmed/{order_id}"`,
+      })
+      return z.NEVER
+    }
+    return value
+  })
+
+const providerSchema = z.object({
+  backendUrl: baseUrl("backendUrl", "https://api.example-store.qa, the public URL of this Medusa server"),
+  storefrontUrl: baseUrl("storefrontUrl", "https://www.example-store.qa"),
+  successUrlTemplate: template("successUrlTemplate", DEFAULT_TEMPLATES.success),
+  failureUrlTemplate: template("failureUrlTemplate", DEFAULT_TEMPLATES.failure),
+  pendingUrlTemplate: template("pendingUrlTemplate", DEFAULT_TEMPLATES.pending),
+})
+
+/**
+ * Validates everything at once and reports every problem in one message, so a merchant fixes the
+ * configuration in one restart. Throws a plain Error: this runs at boot, before any request.
+ */
+export function resolveProviderOptions(options: unknown): ResolvedProviderOptions {
+  const problems: string[] = []
+  let config: PayLaterConfig | undefined
+  try {
+    config = parsePayLaterConfig(options)
+  } catch (error) {
+    if (isPayLaterError(error, "CONFIGURATION") && Array.isArray(error.details.problems)) {
+      problems.push(...(error.details.problems as string[]))
+    } else {
+      problems.push(error instanceof Error ? error.message : String(error))
+    }
+  }
+  const parsed = providerSchema.safeParse(typeof options === "object" && options !== null ? options : {})
+  if (!parsed.success) {
+    problems.push(...parsed.error.issues.map((issue) => issue.message))
+  }
+  const reconcile = readReconcileOptions(
+    typeof options === "object" && options !== null ? (options as Record<string, unknown>) : {},
+    config ? Math.max(config.linkExpiryMinutes, config.requestToPayExpiryMinutes) : 0,
+    problems
+  )
+  if (problems.length || !config || !parsed.success) {
+    throw new Error(`PayLater provider options are invalid: ${problems.join("; ")}`)
+  }
+  return {
+    config,
+    backendUrl: parsed.data.backendUrl,
+    storefrontUrl: parsed.data.storefrontUrl,
+    templates: {
+      success: parsed.data.successUrlTemplate,
+      failure: parsed.data.failureUrlTemplate,
+      pending: parsed.data.pendingUrlTemplate,
+    },
+    reconcile,
+  }
+}

@@ -1,0 +1,59 @@
+/**
+ * What the provider keeps in a payment session's / payment's `data`. Storefronts can read session
+ * data, so everything here is public by design: ids, the hosted link, amounts, the last known state
+ * and the storefront URL templates. No token, secret or mobile number is ever written.
+ */
+
+export type PayLaterFailureReason = "declined" | "expired" | "abandoned" | "error" | "unknown"
+
+export interface PayLaterSessionData {
+  session_id?: string
+  /** The id PayLater knows the payment by: the session id, suffixed "-N" on later attempts. */
+  paylater_order_id?: string
+  /** 1 for the bare session id, N for "<session_id>-N": the next attempt uses N + 1. */
+  paylater_attempt?: number
+  payment_link_url?: string
+  /** When the link or request stops being payable (ISO instant). */
+  expires_at?: string
+  /** Request to Pay: PayLater's `expiry_date` exactly as received (no zone); null when derived by us. */
+  paylater_expiry_date_raw?: string | null
+  paylater_expiry_minutes?: number
+  /** Request to Pay: "974*****021". The full number is never stored. */
+  mobile_number_masked?: string
+  /** Two-decimal text in QAR, what PayLater was asked to collect. */
+  amount?: string
+  currency?: "QAR"
+  paylater_status?: "not_initiated" | "pending" | "success" | "failed"
+  paylater_status_code?: 0 | 1 | 2 | 3
+  paylater_status_message?: string
+  paylater_status_checked_at?: string
+  /** PayLater's own reference (payLaterOrderId), shown on the payment once paid. */
+  paylater_ref?: string
+  paylater_failure_reason?: PayLaterFailureReason
+  paylater_refunded_amount?: string
+  paylater_refunds?: Array<{ amount: string; full: boolean; at: string }>
+  /** Storefront URL templates, so the return route never has to trust a URL from the request. */
+  paylater_redirects?: { success: string; failure: string; pending: string }
+  [key: string]: unknown
+}
+
+const SUFFIX = /-(\d+)$/
+
+/** "payses_1-2" → "payses_1". Medusa session ids never end in "-<digits>", so this is unambiguous. */
+export function sessionIdFromOrderId(orderId: string): string {
+  return orderId.replace(SUFFIX, "")
+}
+
+export function orderIdForAttempt(sessionId: string, attempt: number): string {
+  return attempt <= 1 ? sessionId : `${sessionId}-${attempt}`
+}
+
+export function text(data: Record<string, unknown> | undefined, key: string): string | undefined {
+  const value = data?.[key]
+  return typeof value === "string" && value.length > 0 ? value : undefined
+}
+
+export function attemptOf(data: Record<string, unknown> | undefined): number {
+  const value = data?.paylater_attempt
+  return typeof value === "number" && Number.isSafeInteger(value) && value >= 1 ? value : 1
+}
