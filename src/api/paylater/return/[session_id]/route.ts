@@ -1,0 +1,23 @@
+import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import { payLaterReturnWorkflow } from "../../../../workflows/paylater-return/workflow"
+import { redirectFor } from "./redirect"
+
+/**
+ * GET /paylater/return/:session_id?outcome=success|fail
+ *
+ * PayLater's success and failure URLs point here (a browser redirect carries no publishable key, so
+ * this lives outside /store). The outcome in the query is ours and only picks wording; payment is
+ * confirmed with PayLater and the redirect target comes from the provider's templates stored on the
+ * session, never from the request.
+ */
+export async function GET(req: MedusaRequest, res: MedusaResponse): Promise<void> {
+  const sessionId = req.params.session_id
+  const outcome = req.query.outcome === "success" || req.query.outcome === "fail" ? req.query.outcome : undefined
+  const { result } = await payLaterReturnWorkflow(req.scope).run({ input: { session_id: sessionId, outcome } })
+  const location = result.context && result.decision ? redirectFor(result.context, result.decision) : null
+  if (!location) {
+    res.status(404).json({ message: `No PayLater payment session found for ${sessionId}` })
+    return
+  }
+  res.redirect(303, location)
+}

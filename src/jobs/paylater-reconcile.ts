@@ -1,0 +1,36 @@
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { reconcileSchedule } from "../workflows/paylater-reconcile/schedule"
+import { payLaterReconcileWorkflow } from "../workflows/paylater-reconcile/workflow"
+
+/**
+ * Reconciles PayLater payments no webhook settled (lost, late, or refused notifications), every
+ * PAYLATER_RECONCILE_SCHEDULE (default every 2 minutes; "off" disables it). All the work is in the
+ * paylater-reconcile workflow. With several Medusa instances, run it where jobs run (worker or shared
+ * mode) and use the Redis locking module so that one run at a time covers the whole store.
+ */
+export default async function payLaterReconcileJob(container: MedusaContainer): Promise<void> {
+  if (reconcileSchedule().disabled) {
+    return
+  }
+  const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
+  const { result } = await payLaterReconcileWorkflow(container).run({ input: {} })
+  if (!result.ran || !result.results.length) {
+    return
+  }
+  const counts = result.results.reduce<Record<string, number>>((acc, r) => {
+    acc[r.outcome] = (acc[r.outcome] ?? 0) + 1
+    return acc
+  }, {})
+  const summary = Object.entries(counts)
+    .map(([outcome, n]) => `${n} ${outcome}`)
+    .join(", ")
+  logger.info(
+    `PayLater reconciliation: checked ${result.results.length} of ${result.eligible} (${summary})${result.deferred ? `; ${result.deferred} left for the next run` : ""}${result.stopped ? `; stopped early: ${result.stopped}` : ""}`
+  )
+}
+
+export const config = {
+  name: "paylater-reconcile",
+  schedule: reconcileSchedule().cron,
+}

@@ -1,0 +1,51 @@
+import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+import type { MedusaContainer } from "@medusajs/framework/types"
+
+/**
+ * Records a point-of-sale capture in the order's transactions, once.
+ *
+ * Why: processPaymentWorkflow's no-cart branch only authorizes the session. Our provider reports
+ * `captured`, so the payment module records the capture itself, but nothing adds the matching order
+ * transaction (capturePaymentWorkflow would, and is never run). Without it the order's summary keeps
+ * showing the amount as outstanding although the payment is captured. Keyed by capture id and done
+ * under a lock, so repeated webhooks, polls and admin views add it exactly once.
+ */
+export async function recordOrderCaptures(container: MedusaContainer, sessionId: string, orderId: string): Promise<number> {
+  const query = container.resolve(ContainerRegistrationKeys.QUERY)
+  const {
+    data: [payment],
+  } = await query.graph({
+    entity: "payment",
+    fields: ["id", "currency_code", "canceled_at", "captures.id", "captures.raw_amount"],
+    filters: { payment_session_id: sessionId },
+  })
+  const captures = (payment?.captures ?? []).filter(Boolean) as Array<{ id: string; raw_amount: unknown }>
+  if (!payment || payment.canceled_at || !captures.length) {
+    return 0
+  }
+  const orders = container.resolve(Modules.ORDER)
+  return container.resolve(Modules.LOCKING).execute(
+    `paylater:order-captures:${orderId}`,
+    async () => {
+      const existing = await orders.listOrderTransactions(
+        { order_id: orderId, reference: "capture", reference_id: captures.map((c) => c.id) },
+        { select: ["reference_id"] }
+      )
+      const known = new Set(existing.map((t) => t.reference_id))
+      const missing = captures.filter((c) => !known.has(c.id))
+      if (missing.length) {
+        await orders.addOrderTransactions(
+          missing.map((c) => ({
+            order_id: orderId,
+            amount: c.raw_amount as never,
+            currency_code: payment.currency_code,
+            reference: "capture",
+            reference_id: c.id,
+          }))
+        )
+      }
+      return missing.length
+    },
+    { timeout: 5 }
+  )
+}
