@@ -1,0 +1,92 @@
+/**
+ * Starts `scripts/demo.js` for a browser test, the way a person runs `npm run demo`, but isolated:
+ * free ports, its own embedded PostgreSQL data directory, state file and logs under a temporary
+ * directory, and never the developer's DATABASE_URL / DB_HOST (nor the test runner's database).
+ */
+import { spawn, type ChildProcess } from "node:child_process"
+import fs from "node:fs"
+import net from "node:net"
+import path from "node:path"
+
+const root = path.resolve(__dirname, "..", "..")
+
+export interface DemoState {
+  demoPid: number
+  urls: { backend: string; storefront: string; sandbox: string; admin: string; webhook: string }
+  publishableKey: string
+  regionId: string
+  processes: { name: string; pid: number }[]
+}
+
+export interface RunningDemo {
+  state: DemoState
+  dir: string
+  /** Everything the demo printed so far (for failure messages). */
+  output(): string
+  /** Ctrl-C, then wait for the demo to exit; resolves with its exit code. */
+  stop(): Promise<number | null>
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer()
+    server.once("error", reject)
+    server.listen(0, () => {
+      const { port } = server.address() as net.AddressInfo
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+function exitOf(child: ChildProcess): Promise<number | null> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode)
+  return new Promise((resolve) => child.once("exit", (code) => resolve(code)))
+}
+
+export async function startDemo(env: Record<string, string> = {}): Promise<RunningDemo> {
+  fs.mkdirSync(path.join(root, ".tmp"), { recursive: true })
+  const dir = fs.mkdtempSync(path.join(root, ".tmp", "demo-test-"))
+  // mkdtemp makes it 0700; as root, embedded PostgreSQL runs as an unprivileged user that must reach it.
+  fs.chmodSync(dir, 0o755)
+  const childEnv: NodeJS.ProcessEnv = {
+    ...process.env,
+    MEDUSA_PORT: String(await freePort()),
+    STOREFRONT_PORT: String(await freePort()),
+    PAYLATER_SANDBOX_PORT: String(await freePort()),
+    DEMO_PG_DIR: path.join(dir, "pg"),
+    DEMO_STATE_FILE: path.join(dir, "state.json"),
+    DEMO_LOG_DIR: path.join(dir, "logs"),
+    ...env,
+  }
+  for (const name of ["DATABASE_URL", "DB_HOST", "DB_PORT", "DB_USERNAME", "DB_PASSWORD", "TEST_TYPE", "NODE_OPTIONS"]) {
+    delete childEnv[name]
+  }
+
+  const child = spawn(process.execPath, [path.join(root, "scripts", "demo.js")], { cwd: root, env: childEnv, stdio: ["ignore", "pipe", "pipe"] })
+  let output = ""
+  child.stdout!.on("data", (c) => (output += c))
+  child.stderr!.on("data", (c) => (output += c))
+
+  // Ready = the banner was printed (the state file is written just before it).
+  await new Promise<void>((resolve, reject) => {
+    const onData = () => {
+      if (output.includes("PayLater demo is ready")) {
+        child.stdout!.off("data", onData)
+        resolve()
+      }
+    }
+    child.stdout!.on("data", onData)
+    child.once("exit", (code) => reject(new Error(`demo exited with ${code} before it was ready:\n${output}`)))
+  })
+  const state = JSON.parse(fs.readFileSync(childEnv.DEMO_STATE_FILE!, "utf8")) as DemoState
+
+  return {
+    state,
+    dir,
+    output: () => output,
+    stop: async () => {
+      child.kill("SIGINT")
+      return exitOf(child)
+    },
+  }
+}

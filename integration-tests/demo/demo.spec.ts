@@ -1,0 +1,265 @@
+/**
+ * `npm run demo`, driven end to end in real headless Chromium: the demo script starts PostgreSQL,
+ * Medusa, the PayLater sandbox and the storefront; a shopper buys with the PayLater payment link
+ * (approve, decline + retry, below PayLater's minimum) and with Request to Pay (approve in the
+ * sandbox's shopper app in a second tab, decline + try again, a malformed number, a number without
+ * PayLater); Ctrl-C stops everything and `ps` shows no process left behind.
+ *
+ * The admin dashboard is disabled here (MEDUSA_ADMIN_DISABLED=true) to spare the Vite dev server's
+ * start-up; the admin is covered by `npm run demo -- --check`. Screenshots go to test-results/demo/;
+ * the README's screenshot of the waiting screen (docs/images/storefront-request-to-pay.png) is
+ * written when it is missing or with UPDATE_DOCS_SCREENSHOTS=1.
+ */
+import fs from "node:fs"
+import path from "node:path"
+import { chromium, type Browser, type Page } from "playwright-core"
+import { startDemo, type RunningDemo } from "./demo-process"
+import { leftovers } from "./leftovers"
+import { answerInShopperApp, buy, fillCheckout, payWithPayLater, requestReference, requestToPay } from "./storefront"
+
+jest.setTimeout(300_000)
+
+const SHOTS = path.resolve(__dirname, "..", "..", "test-results", "demo")
+const DOCS_SHOT = path.resolve(__dirname, "..", "..", "docs", "images", "storefront-request-to-pay.png")
+const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+]
+
+describe("npm run demo (PayLater payment link in a browser)", () => {
+  let demo: RunningDemo
+  let browser: Browser
+  let page: Page
+
+  const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true })
+  const storeGet = async (pathname: string) => {
+    const res = await fetch(`${demo.state.urls.backend}${pathname}`, {
+      headers: { "x-publishable-api-key": demo.state.publishableKey },
+    })
+    return { status: res.status, body: (await res.json()) as Record<string, any> }
+  }
+
+  beforeAll(async () => {
+    fs.mkdirSync(SHOTS, { recursive: true })
+    demo = await startDemo({ MEDUSA_ADMIN_DISABLED: "true" })
+    browser = await chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium",
+      args: CHROMIUM_ARGS,
+    })
+  })
+
+  beforeEach(async () => {
+    page = await browser.newPage({ viewport: { width: 1100, height: 900 } })
+  })
+
+  afterEach(async () => {
+    await page?.close()
+  })
+
+  afterAll(async () => {
+    await browser?.close()
+    // Normally already stopped by the last test; this only cleans up after a failure.
+    if (demo) {
+      await demo.stop()
+      fs.rmSync(demo.dir, { recursive: true, force: true })
+    }
+  })
+
+  it("pays with PayLater: product, checkout, PayLater page, approve, order confirmation", async () => {
+    const { storefront, sandbox } = demo.state.urls
+    const cartId = await buy(page, storefront, /Standard: 350 QAR/)
+    await fillCheckout(page)
+    await shot("1-checkout")
+    await payWithPayLater(page, sandbox)
+    await shot("2-paylater-page")
+    await page.click("#approve")
+
+    await page.waitForURL(/\/order\/confirmed\/order_/)
+    const orderId = decodeURIComponent(new URL(page.url()).pathname.split("/").pop()!)
+    await page.waitForSelector("#order-id")
+    expect(await page.textContent("#order-id")).toBe(orderId)
+    expect(await page.textContent("#order-total")).toContain("360.00")
+    expect(await page.textContent("#paylater-reference")).toMatch(/^PL\d+/)
+    await shot("3-order-confirmed")
+
+    // The order is real: the store API has it, paid through PayLater.
+    const { status, body } = await storeGet(`/store/orders/${orderId}?fields=id,total,*payment_collections.payments`)
+    expect(status).toBe(200)
+    expect(body.order.total).toBe(360)
+    const payment = body.order.payment_collections[0].payments[0]
+    expect(payment.provider_id).toBe("pp_paylater_paylater")
+
+    // The pending page finds the same order once it exists (it is where a slow confirmation lands).
+    await page.goto(`${storefront}/order/pending?cart_id=${cartId}`)
+    await page.waitForURL(new RegExp(`/order/confirmed/${orderId}$`))
+  })
+
+  it("explains a decline on the payment page, and a retry with a new session can pay", async () => {
+    const { storefront, sandbox } = demo.state.urls
+    const cartId = await buy(page, storefront, /Gift box/)
+    await fillCheckout(page)
+    await payWithPayLater(page, sandbox)
+    const firstLink = page.url()
+    await page.click("#decline")
+
+    await page.waitForURL(/\/checkout\?step=payment&paylater_error=declined/)
+    expect(new URL(page.url()).searchParams.get("cart_id")).toBe(cartId)
+    await page.waitForSelector("#paylater-error")
+    expect(await page.textContent("#paylater-error")).toContain("PayLater declined the payment")
+    await shot("4-payment-declined")
+
+    await page.click("#retry-paylater")
+    await page.waitForURL((url) => url.toString().startsWith(`${sandbox}/paylink/`))
+    expect(page.url()).not.toBe(firstLink)
+    await page.click("#approve")
+    await page.waitForURL(/\/order\/confirmed\/order_/)
+    await page.waitForSelector("#order-id")
+    expect(await page.textContent("#order-total")).toContain("1,260.50")
+  })
+
+  it("shows PayLater's minimum-amount error in the checkout and stays on the page", async () => {
+    const { storefront } = demo.state.urls
+    await buy(page, storefront, /Sample size/)
+    await fillCheckout(page)
+    await page.click("#pay-with-paylater")
+    const error = page.locator("#checkout-error")
+    await error.filter({ hasText: /\S/ }).waitFor()
+    expect(await error.textContent()).toMatch(/PayLater can pay for orders between 300(\.00)? and/)
+    expect(new URL(page.url()).pathname).toBe("/checkout")
+    expect(await page.isEnabled("#pay-with-paylater")).toBe(true)
+    await shot("5-below-minimum")
+  })
+
+  it("pays with the PayLater app: mobile number, waiting screen, approve in the shopper app, order confirmation", async () => {
+    const { storefront, sandbox } = demo.state.urls
+    const cartId = await buy(page, storefront, /Standard: 350 QAR/)
+    await fillCheckout(page)
+    await page.fill("#paylater-rtp-mobile", "5111 8021")
+    await shot("6-checkout-request-to-pay")
+    const sessionId = await requestToPay(page, "5111 8021")
+
+    // The waiting screen: the masked number, a running countdown, the sandbox helper for this number.
+    expect(await page.textContent("#rtp-title")).toBe("Approve the request in your PayLater app")
+    expect(await page.textContent("#rtp-masked")).toBe("974*****021")
+    await page.locator("#rtp-countdown").filter({ hasText: /^\d{1,2}:\d\d$/ }).waitFor()
+    expect(await page.getAttribute("#rtp-sandbox-app", "href")).toBe(`${sandbox}/app?mobile=97451118021`)
+    expect((await storeGet(`/store/paylater/payment-sessions/${sessionId}`)).body.status).toBe("waiting")
+    await shot("7-request-to-pay-waiting")
+    if (process.env.UPDATE_DOCS_SCREENSHOTS === "1" || !fs.existsSync(DOCS_SHOT)) {
+      fs.mkdirSync(path.dirname(DOCS_SHOT), { recursive: true })
+      await page.screenshot({ path: DOCS_SHOT, fullPage: true })
+    }
+
+    // The store cannot be reached for a while: a notice, polling goes on, and the notice goes away.
+    const polls = "**/store/paylater/payment-sessions/**"
+    await page.route(polls, (route) => route.abort())
+    await page.waitForSelector("#rtp-connection", { state: "visible" })
+    expect(await page.getAttribute("#rtp-waiting", "data-state")).toBe("waiting")
+    await page.unroute(polls)
+    await page.waitForSelector("#rtp-connection", { state: "hidden" })
+
+    // The shopper's "phone": the sandbox's shopper app, opened from the helper link in a new tab.
+    const reference = await requestReference(page)
+    const [app] = await Promise.all([page.waitForEvent("popup"), page.click("#rtp-sandbox-app")])
+    await answerInShopperApp(app, reference, "approve")
+    await app.close()
+
+    await page.waitForURL(/\/order\/confirmed\/order_/)
+    const orderId = decodeURIComponent(new URL(page.url()).pathname.split("/").pop()!)
+    await page.waitForSelector("#order-id")
+    expect(await page.textContent("#order-id")).toBe(orderId)
+    expect(await page.textContent("#order-total")).toContain("360.00")
+    expect(await page.textContent("#paylater-reference")).toMatch(/^PL\d+/)
+    await shot("8-request-to-pay-confirmed")
+
+    // One order for the cart, paid once through Request to Pay.
+    const { body } = await storeGet(`/store/orders/${orderId}?fields=id,total,payment_status,cart.id,*payment_collections.payments`)
+    expect(body.order.cart.id).toBe(cartId)
+    expect(body.order.total).toBe(360)
+    expect(body.order.payment_status).toBe("captured")
+    const payments = body.order.payment_collections.flatMap((c: { payments: unknown[] }) => c.payments)
+    expect(payments).toHaveLength(1)
+    expect(payments[0].provider_id).toBe("pp_paylater-rtp_paylater")
+    // Completing the cart again is idempotent: Medusa answers with the cart's one order.
+    const again = await fetch(`${demo.state.urls.backend}/store/carts/${cartId}/complete`, {
+      method: "POST",
+      headers: { "x-publishable-api-key": demo.state.publishableKey },
+    })
+    const completed = (await again.json()) as { type: string; order?: { id: string } }
+    expect(completed.type).toBe("order")
+    expect(completed.order?.id).toBe(orderId)
+    expect((await storeGet(`/store/paylater/payment-sessions/${sessionId}`)).body).toEqual({ status: "paid", order_id: orderId })
+  })
+
+  it("shows a Request to Pay decline on the waiting screen; trying again sends a new request that can be approved", async () => {
+    const { storefront, sandbox } = demo.state.urls
+    await buy(page, storefront, /Gift box/)
+    await fillCheckout(page)
+    const firstSession = await requestToPay(page, "+974 5111 8022")
+    expect(await page.textContent("#rtp-masked")).toBe("974*****022")
+
+    const app = await browser.newPage()
+    await app.goto(`${sandbox}/app?mobile=97451118022`)
+    await answerInShopperApp(app, await requestReference(page), "decline")
+
+    await page.waitForSelector('#rtp-waiting[data-state="declined"]')
+    expect(await page.textContent("#rtp-title")).toBe("The payment was declined")
+    expect(await page.textContent("#rtp-message")).toContain("declined, so nothing was charged")
+    expect(await page.isVisible("#rtp-countdown")).toBe(false)
+    // The number typed on the checkout is offered again (kept in this tab only).
+    expect(await page.inputValue("#rtp-retry-mobile")).toBe("+974 5111 8022")
+    await shot("9-request-to-pay-declined")
+
+    await page.click("#rtp-retry-send")
+    await page.waitForURL((url) => url.pathname === "/checkout/request-to-pay" && url.searchParams.get("session_id") !== firstSession)
+    await page.waitForSelector('#rtp-waiting[data-state="waiting"]')
+    await app.goto(`${sandbox}/app?mobile=97451118022`)
+    await answerInShopperApp(app, await requestReference(page), "approve")
+    await app.close()
+
+    await page.waitForURL(/\/order\/confirmed\/order_/)
+    await page.waitForSelector("#order-id")
+    expect(await page.textContent("#order-total")).toContain("1,260.50")
+  })
+
+  it("shows the provider's message for a malformed number, and 'try again later' for a number without PayLater", async () => {
+    const { storefront } = demo.state.urls
+    await buy(page, storefront, /Standard: 350 QAR/)
+    await fillCheckout(page)
+    const error = page.locator("#paylater-rtp-error")
+
+    await page.fill("#paylater-rtp-mobile", "1234")
+    await page.click("#paylater-rtp-send")
+    await page.waitForSelector('#paylater-rtp-error[data-kind="refused"]')
+    expect(await error.textContent()).toContain("The mobile number must be a Qatar mobile number")
+    expect(await page.getAttribute("#paylater-rtp-mobile", "aria-invalid")).not.toBeNull()
+    expect(new URL(page.url()).pathname).toBe("/checkout")
+    await shot("10-request-to-pay-invalid-number")
+
+    // A well-formed number with no PayLater account: PayLater cannot deliver the request (Enter sends too).
+    await page.fill("#paylater-rtp-mobile", "5999 9999")
+    await page.press("#paylater-rtp-mobile", "Enter")
+    await page.waitForSelector('#paylater-rtp-error[data-kind="try_later"]')
+    expect(await error.textContent()).toContain("PayLater can't take this request right now")
+    expect(await error.textContent()).toContain("could not send the request to this mobile number right now")
+    expect(await page.getAttribute("#paylater-rtp-mobile", "aria-invalid")).toBeNull()
+    expect(new URL(page.url()).pathname).toBe("/checkout")
+    expect(await page.isEnabled("#paylater-rtp-send")).toBe(true)
+    await shot("11-request-to-pay-try-later")
+  })
+
+  it("stops every process it started on Ctrl-C", async () => {
+    const groups = [demo.state.demoPid, ...demo.state.processes.map((p) => p.pid)]
+    expect(demo.state.processes.map((p) => p.name)).toEqual(["sandbox", "postgres", "medusa", "storefront"])
+    const code = await demo.stop()
+    expect(code).toBe(0)
+    expect(demo.output()).toContain("Demo stopped.")
+    expect(leftovers(groups, demo.dir)).toEqual([])
+  })
+})

@@ -1,0 +1,61 @@
+/**
+ * What a shopper does on the demo storefront, as Playwright steps. Selectors are the pages' ids
+ * and accessible labels, so the test reads like the shopper's path.
+ */
+import type { Page } from "playwright-core"
+
+/** From the catalogue to the checkout with one variant (matched on its visible label). */
+export async function buy(page: Page, storefrontUrl: string, variant: RegExp): Promise<string> {
+  await page.goto(`${storefrontUrl}/`)
+  await page.locator("#products a.button").first().click()
+  await page.getByLabel(variant).check()
+  await page.click("#add-to-cart")
+  await page.waitForURL(/\/checkout\?cart_id=/)
+  const cartId = new URL(page.url()).searchParams.get("cart_id")
+  if (!cartId) throw new Error(`no cart id in ${page.url()}`)
+  return cartId
+}
+
+export async function fillCheckout(page: Page): Promise<void> {
+  await page.fill("#email", "noor@example.qa")
+  await page.fill("#first_name", "Noor")
+  await page.fill("#last_name", "Al-Kuwari")
+  await page.fill("#address_1", "Building 12, Street 840, Zone 66")
+  await page.fill("#city", "Doha")
+  await page.fill("#phone", "+97455123456")
+}
+
+/** Clicks "Pay with PayLater" and waits for PayLater's (the sandbox's) hosted page. */
+export async function payWithPayLater(page: Page, sandboxUrl: string): Promise<void> {
+  await page.click("#pay-with-paylater")
+  await page.waitForURL((url) => url.toString().startsWith(`${sandboxUrl}/paylink/`))
+  await page.waitForSelector("#approve")
+}
+
+/**
+ * Types the PayLater mobile number into the checkout's Request to Pay option, sends it and waits for
+ * the waiting screen. Returns the new payment session's id (from the waiting screen's URL).
+ */
+export async function requestToPay(page: Page, mobileNumber: string): Promise<string> {
+  await page.fill("#paylater-rtp-mobile", mobileNumber)
+  await page.click("#paylater-rtp-send")
+  await page.waitForURL(/\/checkout\/request-to-pay\?/)
+  await page.waitForSelector('#rtp-waiting[data-state="waiting"]')
+  const sessionId = new URL(page.url()).searchParams.get("session_id")
+  if (!sessionId) throw new Error(`no session id in ${page.url()}`)
+  return sessionId
+}
+
+/** The reference the waiting screen shows, which the sandbox's shopper app lists the request under. */
+export async function requestReference(page: Page): Promise<string> {
+  const reference = (await page.textContent("#rtp-reference"))?.trim()
+  if (!reference) throw new Error("the waiting screen shows no reference")
+  return reference
+}
+
+/** Approves or declines a request in the sandbox's shopper app (a second tab: the shopper's "phone"). */
+export async function answerInShopperApp(app: Page, reference: string, answer: "approve" | "decline"): Promise<void> {
+  // Attribute selector: the id may hold characters a CSS #id selector would need escaped.
+  await app.click(`[id="${answer}-${reference}"]`)
+  await app.waitForSelector("#notice")
+}

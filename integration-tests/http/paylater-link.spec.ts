@@ -1,0 +1,398 @@
+/**
+ * Hosted payment link, end to end: Medusa's real store API, a real PostgreSQL, the PayLater sandbox
+ * over real HTTP, and the shopper's redirect chain followed hop by hop. Every scenario ends with the
+ * exactly-once ledger: one order, one payment, one capture at most.
+ */
+import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { processPaymentWorkflow } from "@medusajs/core-flows"
+import { Modules } from "@medusajs/framework/utils"
+import { signWebhook } from "../../src/lib/paylater"
+import { useSandbox } from "../helpers/sandbox"
+import { PAYLATER_PROVIDER_ID, seedStore, type SeedResult } from "../helpers/seed"
+import {
+  createAdminUser,
+  DE_ADDRESS,
+  storeClient,
+  startCheckout,
+  type AdminAuth,
+  type StoreClient,
+} from "../helpers/store-client"
+import { decideOnLink, followToApp } from "./paylater-link/shopper"
+import { eventually, ledgerForCart } from "./paylater-link/ledger"
+import { watchProcessPayment, type PipelineWatch } from "./paylater-link/pipeline"
+
+jest.setTimeout(180_000)
+
+const paylater = useSandbox()
+const STOREFRONT = process.env.STOREFRONT_URL ?? "http://localhost:8000"
+
+medusaIntegrationTestRunner({
+  testSuite: ({ api, getContainer }) => {
+    let seed: SeedResult
+    let store: StoreClient
+
+    beforeAll(async () => {
+      seed = await seedStore(getContainer())
+      store = storeClient(api, seed.publishableKey)
+      paylater.pointWebhooksAt(api, "/paylater/webhooks")
+    })
+
+    async function checkout(variant: keyof SeedResult["variants"] = "standard") {
+      const started = await startCheckout(store, { regionId: seed.regionId, variantId: seed.variants[variant].id }, PAYLATER_PROVIDER_ID)
+      if (!started.session.ok || !started.session.data.session) {
+        throw new Error(`session not created: ${JSON.stringify(started.session)}`)
+      }
+      const session = started.session.data.session
+      return { cart: started.cart, session, data: session.data as Record<string, any> }
+    }
+
+    async function pay(variant: keyof SeedResult["variants"] = "standard") {
+      const c = await checkout(variant)
+      const location = await decideOnLink(c.data.payment_link_url, "approve")
+      const back = await followToApp(api, location)
+      return { ...c, back }
+    }
+
+    const ledger = (cartId: string) => ledgerForCart(getContainer(), cartId)
+
+    const failureUrl = (reason: string, cartId: string) =>
+      `${STOREFRONT}/checkout?step=payment&paylater_error=${reason}&cart_id=${cartId}`
+
+    async function postWebhook(body: unknown) {
+      return api.post("/paylater/webhooks", body, {
+        validateStatus: () => true,
+        headers: { "content-type": "application/json" },
+      })
+    }
+
+    function signed(orderId: string, status: "success" | "failed" | "pending", comments?: string) {
+      const { merchantId, webhookSecret } = paylater().options
+      return signWebhook({ merchantId, orderId, status, timestamp: Date.now(), comments }, webhookSecret)
+    }
+
+    describe("paid", () => {
+      it("places exactly one order with the payment captured for the cart total", async () => {
+        const { cart, session, data } = await checkout()
+        expect(data).toMatchObject({ paylater_order_id: session.id, amount: "360.00", currency: "QAR" })
+        expect(typeof data.payment_link_url).toBe("string")
+        expect(new Date(data.expires_at).toISOString()).toBe(data.expires_at)
+        expect(JSON.stringify(data)).not.toMatch(/sandbox-secret|sandbox-webhook-secret|access_token/)
+
+        const location = await decideOnLink(data.payment_link_url, "approve")
+        expect(new URL(location).pathname).toBe(`/paylater/return/${session.id}`)
+        const back = await followToApp(api, location)
+        expect(back.status).toBe(303)
+
+        const l = await ledger(cart.id)
+        expect(l).toMatchObject({ orders: 1, payments: 1, captures: 1 })
+        expect(back.location).toBe(`${STOREFRONT}/order/confirmed/${l.orderId}`)
+
+        const [payment] = await getContainer()
+          .resolve(Modules.PAYMENT)
+          .listPayments({ payment_session_id: session.id }, { relations: ["captures"] })
+        expect(Number(payment.amount)).toBe(360)
+        expect(Number(payment.captures![0].amount)).toBe(360)
+        expect(payment.captured_at).toBeTruthy()
+        expect(payment.data).toMatchObject({ paylater_ref: paylater().order(session.id)!.payLaterOrderId })
+
+        // The shopper reloads the return page: same order, nothing new.
+        const again = await followToApp(api, location)
+        expect(again.location).toBe(back.location)
+        expect(await ledger(cart.id)).toMatchObject({ orders: 1, payments: 1, captures: 1 })
+      })
+
+      it("keeps two decimals for fractional prices", async () => {
+        const { session, data } = await checkout("fractional")
+        expect(data.amount).toBe("1260.50")
+        expect(paylater().order(session.id)!.amount).toBe("1260.50")
+      })
+    })
+
+    describe("not paid", () => {
+      it("sends a declined shopper back to checkout with reason declined", async () => {
+        const { cart, data } = await checkout()
+        const back = await followToApp(api, await decideOnLink(data.payment_link_url, "decline"))
+        expect(back.status).toBe(303)
+        expect(back.location).toBe(failureUrl("declined", cart.id))
+        expect(await ledger(cart.id)).toMatchObject({ orders: 0, payments: 0 })
+      })
+
+      it("sends an abandoning shopper back with reason abandoned", async () => {
+        const { cart, data } = await checkout()
+        const back = await followToApp(api, await decideOnLink(data.payment_link_url, "abandon"))
+        expect(back.location).toBe(failureUrl("abandoned", cart.id))
+        expect(await ledger(cart.id)).toMatchObject({ orders: 0, payments: 0 })
+      })
+
+      it("reports an expired link as expired", async () => {
+        const { cart, session } = await checkout()
+        paylater().advanceClock(61 * 60_000)
+        expect(paylater().order(session.id)!.status).toBe(3)
+        // Our side of the clock moves too, the way it would have in an hour of real time.
+        // Only Date is faked: timers, I/O and the database keep real time.
+        jest.useFakeTimers({
+          now: Date.now() + 61 * 60_000,
+          doNotFake: [
+            "hrtime",
+            "nextTick",
+            "performance",
+            "queueMicrotask",
+            "setImmediate",
+            "clearImmediate",
+            "setInterval",
+            "clearInterval",
+            "setTimeout",
+            "clearTimeout",
+          ],
+        })
+        try {
+          const back = await followToApp(api, `http://app/paylater/return/${session.id}?outcome=fail`)
+          expect(back.location).toBe(failureUrl("expired", cart.id))
+        } finally {
+          jest.useRealTimers()
+        }
+        expect(await ledger(cart.id)).toMatchObject({ orders: 0, payments: 0 })
+      })
+
+      it("sends a shopper back to the pending page while PayLater still says pending", async () => {
+        const { cart, session } = await checkout()
+        paylater().openLink(session.id)
+        const back = await followToApp(api, `http://app/paylater/return/${session.id}?outcome=success`)
+        expect(back.location).toBe(`${STOREFRONT}/order/pending?cart_id=${cart.id}`)
+        expect(await ledger(cart.id)).toMatchObject({ orders: 0, payments: 0 })
+      })
+
+      it("answers 404 JSON for an unknown session and ignores query-string URLs", async () => {
+        const res = await api.get("/paylater/return/payses_unknown?outcome=success&redirect=https://evil.example", {
+          maxRedirects: 0,
+          validateStatus: () => true,
+        })
+        expect(res.status).toBe(404)
+        expect(res.data.message).toMatch(/payses_unknown/)
+      })
+    })
+
+    describe("refused at checkout", () => {
+      it("refuses a non-QAR cart with a message the storefront can show", async () => {
+        const cart = await store.createCart({
+          regionId: seed.euRegionId,
+          variantId: seed.variants.standard.id,
+          shippingAddress: DE_ADDRESS,
+          shippingOptionId: seed.euShippingOptionId,
+        })
+        const pc = await store.createPaymentCollection(cart.id)
+        const r = await store.createPaymentSession(pc.id, PAYLATER_PROVIDER_ID)
+        expect(r.ok).toBe(false)
+        if (r.ok) return
+        expect(r.status).toBe(400)
+        expect(r.error.message).toMatch(/QAR/)
+        expect(paylater().orders()).toHaveLength(0)
+      })
+
+      it.each([
+        ["below", "belowMin", "110.00"],
+        ["above", "aboveMax", "30010.00"],
+      ] as const)("refuses an amount %s the outlet's range", async (_label, variant, amount) => {
+        const cart = await store.createCart({ regionId: seed.regionId, variantId: seed.variants[variant].id })
+        const pc = await store.createPaymentCollection(cart.id)
+        const r = await store.createPaymentSession(pc.id, PAYLATER_PROVIDER_ID)
+        expect(r.ok).toBe(false)
+        if (r.ok) return
+        expect(r.status).toBe(400)
+        expect(r.error.message).toContain("between 300.00 and 25000.00 QAR")
+        expect(r.error.message).toContain(amount)
+        expect(paylater().orders()).toHaveLength(0)
+      })
+    })
+
+    describe("webhooks and races", () => {
+      let watch: PipelineWatch
+      beforeEach(async () => {
+        watch = await watchProcessPayment(getContainer())
+      })
+      afterEach(async () => {
+        await watch.stop()
+      })
+
+      it("places the order from the webhook alone, and the later return finds it", async () => {
+        const { cart, session } = await checkout()
+        await paylater().approveLink(session.id)
+        const l = await eventually(() => ledger(cart.id), (v) => v.orders === 1 && v.captures === 1)
+        const back = await followToApp(api, `http://app/paylater/return/${session.id}?outcome=success`)
+        expect(back.location).toBe(`${STOREFRONT}/order/confirmed/${l.orderId}`)
+        await watch.waitForFinished(1)
+        expect(await ledger(cart.id)).toMatchObject({ orders: 1, payments: 1, captures: 1 })
+      })
+
+      it("ignores the webhook that arrives after the return placed the order", async () => {
+        paylater().setWebhookUrl(null)
+        const { cart, session, back } = await pay()
+        expect(back.status).toBe(303)
+        expect(await ledger(cart.id)).toMatchObject({ orders: 1, payments: 1, captures: 1 })
+
+        expect((await postWebhook(signed(session.id, "success"))).status).toBe(200)
+        await watch.waitForFinished(1)
+        expect(watch.failed()).toBe(0)
+        expect(await ledger(cart.id)).toMatchObject({ orders: 1, payments: 1, captures: 1 })
+      })
+
+      it("stays exactly once when return, webhooks and the pipeline run at the same moment", async () => {
+        paylater().setWebhookUrl(null)
+        const { cart, session } = await checkout()
+        await paylater().approveLink(session.id)
+        const returnUrl = `http://app/paylater/return/${session.id}?outcome=success`
+        const results = await Promise.all([
+          followToApp(api, returnUrl),
+          followToApp(api, returnUrl),
+          postWebhook(signed(session.id, "success")),
+          postWebhook(signed(session.id, "success")),
+          processPaymentWorkflow(getContainer()).run({
+            input: { action: "authorized", data: { session_id: session.id, amount: 360 } },
+            throwOnError: false,
+          }),
+        ])
+        const l = await ledger(cart.id)
+        expect(l).toMatchObject({ orders: 1, payments: 1, captures: 1 })
+        expect(results[0].location).toBe(`${STOREFRONT}/order/confirmed/${l.orderId}`)
+        expect(results[1].location).toBe(`${STOREFRONT}/order/confirmed/${l.orderId}`)
+        expect(results[2].status).toBe(200)
+        expect(results[3].status).toBe(200)
+        await watch.waitForFinished(2)
+        expect(await ledger(cart.id)).toMatchObject({ orders: 1, payments: 1, captures: 1 })
+      })
+
+      it("processes duplicated webhooks once", async () => {
+        const { cart, session } = await checkout()
+        paylater().setWebhookUrl(null)
+        await paylater().approveLink(session.id)
+        const body = signed(session.id, "success")
+        for (let i = 0; i < 3; i++) {
+          const res = await postWebhook(body)
+          expect(res.status).toBe(200)
+          expect(res.data).toEqual({ message: "Webhook received successfully" })
+        }
+        await watch.waitForFinished(3)
+        expect(await ledger(cart.id)).toMatchObject({ orders: 1, payments: 1, captures: 1 })
+      })
+
+      it("does not let a late failed or pending notification undo a success", async () => {
+        paylater().setWebhookUrl(null)
+        const { cart, session } = await pay()
+        const payment = getContainer().resolve(Modules.PAYMENT)
+        for (const status of ["failed", "pending"] as const) {
+          const body = signed(session.id, status, "late")
+          expect((await postWebhook(body)).status).toBe(200)
+          // What the pipeline gets from the provider for it...
+          const processed = await payment.getWebhookActionAndData({
+            provider: PAYLATER_PROVIDER_ID,
+            payload: { data: { ...body }, rawData: JSON.stringify(body), headers: {} },
+          })
+          expect(processed.action).toBe(status)
+          // ...and even if Medusa's subscriber stopped skipping it, the workflow would change nothing.
+          await processPaymentWorkflow(getContainer()).run({ input: processed, throwOnError: false })
+        }
+        const [s] = await payment.listPaymentSessions({ id: session.id })
+        expect(s.status).toBe("authorized")
+        const [p] = await payment.listPayments({ payment_session_id: session.id })
+        expect(p.canceled_at).toBeFalsy()
+        expect(await ledger(cart.id)).toMatchObject({ orders: 1, payments: 1, captures: 1 })
+      })
+
+      it("refuses forged and malformed notifications with 403 JSON and changes nothing", async () => {
+        const { cart, session } = await checkout()
+        const forged = await paylater().sendWebhook({ orderId: session.id, status: "success", forged: true })
+        expect(forged.responseStatus).toBe(403)
+        expect(JSON.parse(forged.responseBody!)).toEqual({ message: expect.stringMatching(/signature/i) })
+
+        const tampered = { ...signed(session.id, "failed"), status: "success" }
+        const r1 = await postWebhook(tampered)
+        expect(r1.status).toBe(403)
+        expect(r1.data.message).toMatch(/txHash/)
+
+        const r2 = await api.post("/paylater/webhooks", "{not json", {
+          validateStatus: () => true,
+          headers: { "content-type": "application/json" },
+        })
+        expect(r2.status).toBe(403)
+        expect(typeof r2.data.message).toBe("string")
+
+        // Medusa's own /hooks/payment route answers 200 to anything: the provider must refuse it.
+        const payment = getContainer().resolve(Modules.PAYMENT)
+        await expect(
+          payment.getWebhookActionAndData({
+            provider: "paylater_paylater",
+            payload: { data: tampered, rawData: JSON.stringify(tampered), headers: {} },
+          })
+        ).rejects.toThrow(/txHash/)
+
+        expect(await ledger(cart.id)).toMatchObject({ orders: 0, payments: 0 })
+        expect(watch.finished()).toBe(0)
+      })
+
+      it("answers 200 to a genuine notification for an unknown order", async () => {
+        const res = await postWebhook(signed("payses_01UNKNOWN-2", "success"))
+        expect(res.status).toBe(200)
+        expect(res.data).toEqual({ message: "Webhook received successfully" })
+      })
+    })
+
+    describe("refunds through the admin API", () => {
+      let admin: AdminAuth
+      beforeEach(async () => {
+        admin = await createAdminUser(api, getContainer())
+      })
+
+      async function paidPayment() {
+        paylater().setWebhookUrl(null)
+        const { session } = await pay()
+        const [payment] = await getContainer()
+          .resolve(Modules.PAYMENT)
+          .listPayments({ payment_session_id: session.id })
+        return { session, payment }
+      }
+
+      const refund = (paymentId: string, amount: number) =>
+        api.post(`/admin/payments/${paymentId}/refund`, { amount }, { ...admin, validateStatus: () => true })
+
+      it("refuses a refund inside PayLater's first 10 minutes, then refunds partially", async () => {
+        const { session, payment } = await paidPayment()
+        const early = await refund(payment.id, 100)
+        expect(early.status).toBe(400)
+        expect(early.data.message).toMatch(/10 minutes/)
+        expect(paylater().order(session.id)!.refunds).toHaveLength(0)
+
+        paylater().advanceClock(11 * 60_000)
+        const ok = await refund(payment.id, 100.5)
+        expect(ok.status).toBe(200)
+        expect(paylater().order(session.id)!.refunds).toEqual([expect.objectContaining({ amount: "100.50", full: false })])
+        const [after] = await getContainer()
+          .resolve(Modules.PAYMENT)
+          .listPayments({ id: payment.id }, { relations: ["refunds"] })
+        expect(after.refunds).toHaveLength(1)
+      })
+
+      it("sends a full refund without an amount", async () => {
+        const { session, payment } = await paidPayment()
+        paylater().advanceClock(11 * 60_000)
+        const ok = await refund(payment.id, 360)
+        expect(ok.status).toBe(200)
+        expect(paylater().order(session.id)!.refunds).toEqual([expect.objectContaining({ amount: "360.00", full: true })])
+        // A 401 (token expired on the sandbox's moved clock) is refused before anything happens;
+        // what matters is that PayLater accepted exactly one refund, and without an amount.
+        const accepted = paylater()
+          .requests()
+          .filter((r) => r.endpoint === "refund" && r.status === 200)
+        expect(accepted).toHaveLength(1)
+        expect(accepted[0].body).toEqual({ order_id: session.id })
+      })
+
+      it("refuses a refund after PayLater's 29-day window", async () => {
+        const { payment } = await paidPayment()
+        paylater().advanceClock(30 * 24 * 60 * 60_000)
+        const late = await refund(payment.id, 50)
+        expect(late.status).toBe(400)
+        expect(late.data.message).toMatch(/29 days/)
+      })
+    })
+  },
+})

@@ -1,0 +1,35 @@
+/** Admin side of the point of sale: an order with an outstanding amount, from a draft order. */
+import type { AxiosInstance } from "axios"
+import type { SeedResult } from "../../helpers/seed"
+import { QA_ADDRESS, type AdminAuth } from "../../helpers/store-client"
+
+const keep = { validateStatus: () => true }
+
+/** Draft order (one 350 QAR item + 10 QAR shipping) converted to an order: 360.00 outstanding. */
+export async function orderWithOutstandingAmount(api: AxiosInstance, admin: AdminAuth, seed: SeedResult): Promise<string> {
+  const created = await api.post(
+    "/admin/draft-orders",
+    {
+      region_id: seed.regionId,
+      sales_channel_id: seed.salesChannelId,
+      email: "counter-shopper@example.com",
+      items: [{ variant_id: seed.variants.standard.id, quantity: 1 }],
+      shipping_address: QA_ADDRESS,
+      billing_address: QA_ADDRESS,
+      shipping_methods: [{ name: "Doha delivery", shipping_option_id: seed.shippingOptionId, amount: 10 }],
+    },
+    { ...admin, ...keep }
+  )
+  if (created.status !== 200) throw new Error(`draft order: ${created.status} ${JSON.stringify(created.data)}`)
+  const converted = await api.post(`/admin/draft-orders/${created.data.draft_order.id}/convert-to-order`, {}, { ...admin, ...keep })
+  if (converted.status !== 200) throw new Error(`convert: ${converted.status} ${JSON.stringify(converted.data)}`)
+  return converted.data.order.id
+}
+
+export function requestToPayApi(api: AxiosInstance, admin: AdminAuth, orderId: string) {
+  const path = `/admin/paylater/orders/${orderId}/request-to-pay`
+  return {
+    send: (mobile: string) => api.post(path, { mobile_number: mobile }, { ...admin, ...keep }),
+    state: () => api.get(path, { ...admin, ...keep }),
+  }
+}

@@ -1,0 +1,231 @@
+/**
+ * Issue 7, "several instances": two real `medusa start` processes on one PostgreSQL database, the
+ * way a store runs behind a load balancer, with PayLater's shopper and webhooks split between them.
+ *
+ * One database is migrated and seeded once (Medusa CLI), the PayLater sandbox runs in this process
+ * with its webhook target at server B, and for many checkouts at the same moment the shopper's return
+ * redirect hits server A while the webhook, its duplicate and a manual re-send hit server B (see
+ * race.ts). With the Redis modules of medusa-config.ts (REDIS_URL) every checkout must end with
+ * exactly one order, one payment and one capture, and no request may get a 5xx.
+ *
+ * The control run repeats the race on two servers WITHOUT Redis (in-memory locking, event bus and
+ * workflow engine: each process has its own) and reports what happened, to show what the assertion
+ * is worth. It asserts nothing about the counts: whether a race is lost there depends on timing.
+ *
+ * Needs Redis at REDIS_URL (default redis://127.0.0.1:6379): the test fails, it does not skip, when
+ * none answers. Everything it writes to Redis is under a prefix unique to this run and deleted at the
+ * end; its database is its own and dropped at the end. About 1.3 GB of RAM for the two servers.
+ */
+import fs from "node:fs"
+import type Redis from "ioredis"
+import type { PayLaterSandbox } from "../../src/sandbox/types"
+import { startSandbox } from "../../src/sandbox"
+import { startCluster, STOREFRONT_URL, type Cluster, type ServerPair } from "./cluster"
+import { connectRedis, deleteKeys, DEFAULT_REDIS_URL, eventQueueBacklog } from "./redis"
+import {
+  countOrders,
+  describeAnomalies,
+  prepareCheckouts,
+  refundRequests,
+  runRace,
+  serverLog,
+  storesFor,
+  waitUntilSettled,
+  webhookStatuses,
+  type LedgerRow,
+} from "./race"
+
+jest.setTimeout(240_000)
+
+// scripts/test.js (or integration-tests/setup.js, from REDIS_URL) names the Redis to use.
+const REDIS_URL = process.env.PAYLATER_TEST_REDIS_URL || DEFAULT_REDIS_URL
+/** Checkouts per run: 20 by default, at most 50 (two servers on two cores). */
+const CHECKOUTS = Math.min(Math.max(Number(process.env.PAYLATER_MULTI_INSTANCE_CHECKOUTS) || 20, 2), 50)
+const runId = `${process.pid}-${Date.now().toString(36)}`
+/** Every Redis key and queue of this run starts with this (MEDUSA_REDIS_PREFIX in medusa-config.ts). */
+const REDIS_PREFIX = `paylater-test-${runId}`
+
+const log = (line: string) => process.stderr.write(`[multi-instance] ${line}\n`)
+
+describe("PayLater on two Medusa instances sharing one database", () => {
+  let redis: Redis | undefined
+  let sandbox: PayLaterSandbox | undefined
+  let cluster: Cluster | undefined
+  let pair: ServerPair | undefined
+  let failed = false
+  /** Remembers that a test failed, so its logs are kept. */
+  const tracked = (fn: () => Promise<void>) => async () => {
+    try {
+      await fn()
+    } catch (error) {
+      failed = true
+      throw error
+    }
+  }
+
+  beforeAll(
+    tracked(async () => {
+      // First, so a missing Redis fails in a second with a clear message.
+      redis = await connectRedis(REDIS_URL)
+      sandbox = await startSandbox({ port: 0, host: "127.0.0.1" })
+      cluster = await startCluster({ runId, log, migrateEnv: { REDIS_URL, MEDUSA_REDIS_PREFIX: REDIS_PREFIX } })
+    }),
+    300_000
+  )
+
+  afterAll(async () => {
+    await pair?.stop().catch((e) => log(`stopping servers: ${(e as Error).message}`))
+    // Logs stay under .tmp/ when something failed (or PAYLATER_KEEP_LOGS=1), for the post-mortem.
+    const keepLogs = failed || !!process.env.PAYLATER_KEEP_LOGS
+    await cluster?.stop({ keepLogs }).catch((e) => log(`stopping the cluster: ${(e as Error).message}`))
+    await sandbox?.stop()
+    if (redis) {
+      const deleted = await deleteKeys(redis, `${REDIS_PREFIX}:*`).catch(() => 0)
+      log(`removed ${deleted} Redis keys under ${REDIS_PREFIX}:`)
+      redis.disconnect()
+    }
+  }, 120_000)
+
+  /** Starts a pair, runs the race on it, waits for the pipeline, stops the pair. */
+  async function raceOnTwoServers(label: string, env: NodeJS.ProcessEnv, withRedis: boolean) {
+    const c = cluster!
+    const s = sandbox!
+    s.reset()
+    s.clearFaults()
+    const servers = await c.startPair({ label, env, backendIs: "A", sandboxUrl: s.url })
+    pair = servers
+    let run
+    try {
+      s.setWebhookUrl(`${servers.b.url}/paylater/webhooks`)
+      const stores = storesFor({ a: servers.a.url, b: servers.b.url }, c.seed.publishableKey)
+      const before = await countOrders(c.databaseUrl)
+      const t = Date.now()
+      const checkouts = await prepareCheckouts(stores, c.seed, CHECKOUTS)
+      log(`${label}: ${CHECKOUTS} checkouts prepared (${Date.now() - t} ms)`)
+
+      const started = Date.now()
+      const results = await runRace({ sandbox: s, apiA: stores.apiA, checkouts })
+      const settled = await waitUntilSettled({
+        sandbox: s,
+        databaseUrl: c.databaseUrl,
+        checkouts,
+        backlog: withRedis ? () => eventQueueBacklog(redis!, REDIS_PREFIX) : undefined,
+      })
+      const memory = servers.memoryMb()
+      const after = await countOrders(c.databaseUrl)
+      const webhookAnswers = webhookStatuses(s.deliveries(), checkouts.map((ch) => ch.sessionId))
+      const refunds = refundRequests(s, checkouts.map((ch) => ch.sessionId))
+      run = {
+        checkouts,
+        results,
+        ...settled,
+        newOrders: after.live - before.live,
+        rolledBackOrders: after.rolledBack - before.rolledBack,
+        webhookAnswers,
+        refunds,
+        memory,
+        raceMs: Date.now() - started,
+      }
+    } catch (error) {
+      throw new Error(
+        `${(error as Error).message}\n--- server A (${servers.logFile("A")}) ---\n${servers.tail("A")}` +
+          `\n--- server B (${servers.logFile("B")}) ---\n${servers.tail("B")}`
+      )
+    } finally {
+      const t = Date.now()
+      await servers.stop()
+      pair = undefined
+      log(`${label}: servers stopped (${Date.now() - t} ms)`)
+    }
+    // What the servers said about it: errors, and the plugin's own warnings (e.g. "refund it").
+    const logs = { A: fs.readFileSync(servers.logFile("A"), "utf8"), B: fs.readFileSync(servers.logFile("B"), "utf8") }
+    const errors = (["A", "B"] as const).flatMap((w) => serverLog(logs[w], "error").map((line) => `${w}: ${line}`))
+    const payLaterWarnings = (["A", "B"] as const).flatMap((w) =>
+      serverLog(logs[w], "warn")
+        .filter((line) => /^PayLater/.test(line))
+        .map((line) => `${w}: ${line}`)
+    )
+    log(
+      `${label}: ${run.checkouts.length} checkouts raced and settled in ${run.raceMs} ms; ${run.newOrders} orders placed, ` +
+        `${run.rolledBackOrders} created and rolled back; webhook answers ${summarize(run.webhookAnswers)}; ` +
+        `returns ${summarize(run.results.map((r) => r.returnStatus))}; ${run.refunds.length} refunds requested; ${errors.length} errors and ` +
+        `${payLaterWarnings.length} PayLater warnings logged; memory after the race A ${run.memory.A} MB, B ${run.memory.B} MB ` +
+        `(logs: ${c.logDir})`
+    )
+    return { ...run, errors, payLaterWarnings }
+  }
+
+  it(`with the Redis modules: exactly one order and one capture for each of ${CHECKOUTS} raced checkouts, and no 5xx`, tracked(async () => {
+    const run = await raceOnTwoServers("redis", { REDIS_URL, MEDUSA_REDIS_PREFIX: REDIS_PREFIX }, true)
+    const anomalies = describeAnomalies(run.ledger, run.results)
+    if (anomalies.length || run.notes.length) log(`redis run anomalies:\n  ${[...run.notes, ...anomalies].join("\n  ")}`)
+    const logged = [...run.errors, ...run.payLaterWarnings]
+    if (logged.length) log(`redis run, what the servers logged:\n  ${logged.join("\n  ")}`)
+
+    expect(run.notes).toEqual([])
+    expect(run.results.filter((r) => r.error)).toEqual([])
+    // The ledger: one order, one live payment, one capture per checkout, and no order anywhere else.
+    expect(run.ledger.map(counts)).toEqual(run.ledger.map(() => ({ orders: 1, payments: 1, canceledPayments: 0, captures: 1 })))
+    expect(run.newOrders).toBe(CHECKOUTS)
+    // The shared cart lock serialises completion: no instance even starts a second order.
+    expect(run.rolledBackOrders).toBe(0)
+    // Every shopper lands on the confirmation page of the one order.
+    expect(run.results.map((r) => ({ status: r.returnStatus, location: r.returnLocation }))).toEqual(
+      run.ledger.map((row) => ({ status: 303, location: `${STOREFRONT_URL}/order/confirmed/${row.orderIds[0]}` }))
+    )
+    // No 5xx anywhere: returns, automatic webhook attempts (originals and duplicates), manual re-sends.
+    const answers = [...run.results.map((r) => r.returnStatus), ...run.webhookAnswers]
+    expect(answers.filter((st) => st >= 500)).toEqual([])
+    expect(run.webhookAnswers.length).toBeGreaterThanOrEqual(CHECKOUTS * 3)
+    // And no instance lost a race it had to clean up after: no refund sent to PayLater, no failed
+    // pipeline run or authorization, no "paid at PayLater, refund it" warning.
+    expect(run.refunds).toEqual([])
+    expect(run.errors).toEqual([])
+    expect(run.payLaterWarnings).toEqual([])
+  }))
+
+  it("control: the same race on two servers WITHOUT Redis (in-memory modules) is reported, not asserted", tracked(async () => {
+    const run = await raceOnTwoServers("in-memory", {}, false)
+    const anomalies = describeAnomalies(run.ledger, run.results)
+    const fiveXx = [...run.results.map((r) => r.returnStatus), ...run.webhookAnswers].filter((st) => st >= 500).length
+    const logged = [...run.errors, ...run.payLaterWarnings]
+    const distinct = [...new Set(logged.map((line) => line.replace(/\b(payses|pay|order|cart)_[0-9A-Z]+/g, "$1_…")))]
+    // Which of the Redis run's checks this run would have failed.
+    const wouldFail = [
+      anomalies.length && "ledger (orders / payments / captures per checkout)",
+      run.newOrders !== CHECKOUTS && "order count",
+      run.rolledBackOrders && "no rolled-back orders",
+      run.refunds.length && "no refund requested",
+      fiveXx && "no 5xx",
+      run.errors.length && "no errors logged",
+      run.payLaterWarnings.length && "no PayLater warnings",
+    ].filter(Boolean)
+    log(
+      `CONTROL OBSERVATION (two processes, in-memory locking / event bus / workflow engine): ` +
+        `${run.ledger.filter(exactlyOnce).length} of ${CHECKOUTS} checkouts ended exactly once; ` +
+        `${run.newOrders} orders placed and ${run.rolledBackOrders} more created then rolled back; ${fiveXx} 5xx answers; ` +
+        `${run.refunds.length} refunds of paid orders requested from PayLater (by Medusa's compensation of a lost completion); ` +
+        `${run.errors.length} errors and ${run.payLaterWarnings.length} PayLater warnings logged. ` +
+        `The Redis run's checks that fail here: ${wouldFail.join(", ") || "none"}.` +
+        (anomalies.length ? `\n  anomalies:\n    ${anomalies.join("\n    ")}` : "") +
+        (distinct.length ? `\n  distinct errors:\n    ${distinct.join("\n    ")}` : "") +
+        (run.notes.length ? `\n  notes: ${run.notes.join("; ")}` : "")
+    )
+    // The race ran: every checkout was paid and came back (whatever the counts).
+    expect(run.results.filter((r) => r.error)).toEqual([])
+    expect(run.ledger.every((row) => row.orders >= 1)).toBe(true)
+  }))
+})
+
+const exactlyOnce = (row: LedgerRow) => row.orders === 1 && row.payments === 1 && row.canceledPayments === 0 && row.captures === 1
+
+function counts(row: LedgerRow) {
+  return { orders: row.orders, payments: row.payments, canceledPayments: row.canceledPayments, captures: row.captures }
+}
+
+function summarize(statuses: number[]): string {
+  const byStatus = new Map<number, number>()
+  for (const st of statuses) byStatus.set(st, (byStatus.get(st) ?? 0) + 1)
+  return [...byStatus.entries()].sort(([a], [b]) => a - b).map(([st, n]) => `${st}×${n}`).join(", ") || "none"
+}
+
