@@ -1,0 +1,103 @@
+#!/usr/bin/env node
+// `npm test`: runs every suite (unit, sandbox, browser, integration) on a machine with only Node.
+// Starts an embedded PostgreSQL unless DATABASE_URL / DB_HOST name one, makes sure Debian's
+// Chromium is there, runs jest once with JSON results, and ends with "N passed, N failed".
+//
+//   node scripts/test.js                 all suites
+//   node scripts/test.js unit            unit + sandbox + browser suites (no database)
+//   node scripts/test.js integration     Medusa integration suites only
+//   node scripts/test.js -- <jest args>  extra jest arguments (e.g. a path filter)
+const fs = require("node:fs")
+const path = require("node:path")
+const { spawn } = require("node:child_process")
+const { ensureDatabase } = require("./lib/database")
+const { ensureChromium } = require("./lib/chromium")
+const { ensureRedis } = require("./lib/redis")
+
+const root = path.resolve(__dirname, "..")
+const args = process.argv.slice(2)
+const sep = args.indexOf("--")
+const kind = (sep === -1 ? args : args.slice(0, sep))[0] ?? "all"
+const jestExtra = sep === -1 ? [] : args.slice(sep + 1)
+if (!["all", "unit", "integration"].includes(kind)) {
+  console.error(`Unknown suite "${kind}": use all, unit or integration`)
+  process.exit(2)
+}
+
+function log(line) {
+  console.log(`[test] ${line}`)
+}
+
+function summarize(resultsFile) {
+  const results = JSON.parse(fs.readFileSync(resultsFile, "utf8"))
+  for (const suite of results.testResults) {
+    if (suite.status === "failed" && suite.assertionResults.length === 0) {
+      // A suite that failed to load has no assertions: count it, or a broken file reads as green.
+      console.log(`[test] suite failed to run: ${path.relative(root, suite.name)}`)
+    }
+  }
+  const brokenSuites = results.testResults.filter(
+    (s) => s.status === "failed" && s.assertionResults.length === 0
+  ).length
+  return {
+    passed: results.numPassedTests,
+    failed: results.numFailedTests + brokenSuites,
+    skipped: results.numPendingTests + results.numTodoTests,
+  }
+}
+
+async function main() {
+  const env = { ...process.env, MEDUSA_DISABLE_TELEMETRY: "true", NODE_ENV: "test" }
+  env.NODE_OPTIONS = `${env.NODE_OPTIONS ?? ""} --experimental-vm-modules`.trim()
+  if (kind !== "all") env.TEST_TYPE = kind
+
+  // Browser suites live in both halves (sandbox page in unit, the demo in integration).
+  env.CHROMIUM_PATH = ensureChromium(log)
+  log(`Chromium: ${env.CHROMIUM_PATH}`)
+
+  let db = { stop: async () => {}, env: {} }
+  let redis = { stop: async () => {} }
+  if (kind !== "unit") {
+    db = await ensureDatabase({ dataDir: path.join(root, ".tmp", `pg-test-${process.pid}`), log })
+    Object.assign(env, db.env)
+    // Only the several-instances suite uses Redis; integration-tests/setup.js keeps REDIS_URL away
+    // from the in-process suites, which rely on Medusa's in-memory modules.
+    redis = await ensureRedis(log)
+    env.PAYLATER_TEST_REDIS_URL = redis.url
+  }
+
+  const resultsDir = path.join(root, ".tmp")
+  fs.mkdirSync(resultsDir, { recursive: true })
+  const resultsFile = path.join(resultsDir, `jest-results-${process.pid}.json`)
+  const jestBin = require.resolve("jest/bin/jest")
+  const jestArgs = [jestBin, "--runInBand", "--forceExit", "--json", `--outputFile=${resultsFile}`, ...jestExtra]
+
+  let code
+  try {
+    code = await new Promise((resolve) => {
+      const child = spawn(process.execPath, jestArgs, { cwd: root, env, stdio: "inherit" })
+      const forward = (sig) => child.kill(sig)
+      process.on("SIGINT", forward)
+      process.on("SIGTERM", forward)
+      child.on("exit", (c, sig) => resolve(c ?? (sig ? 1 : 0)))
+    })
+  } finally {
+    await db.stop().catch((e) => log(`PostgreSQL stop failed: ${e.message}`))
+    await redis.stop().catch((e) => log(`Redis stop failed: ${e.message}`))
+  }
+
+  if (!fs.existsSync(resultsFile)) {
+    console.log("0 passed, 1 failed")
+    process.exit(code || 1)
+  }
+  const { passed, failed, skipped } = summarize(resultsFile)
+  fs.rmSync(resultsFile, { force: true })
+  console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`)
+  process.exit(failed > 0 || code !== 0 ? 1 : 0)
+}
+
+main().catch((e) => {
+  console.error(e)
+  console.log("0 passed, 1 failed")
+  process.exit(1)
+})
