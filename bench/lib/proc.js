@@ -1,0 +1,44 @@
+// What the kernel says about the Medusa server process: CPU time used (to price deferred work that
+// happens after a request was answered) and resident memory (VmRSS).
+const fs = require("node:fs")
+
+const TICKS_PER_SECOND = 100 // USER_HZ on Linux
+
+/** utime + stime of the process, in milliseconds. */
+function cpuMs(pid) {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8")
+  // Field 2 (comm) may contain spaces: count from the closing parenthesis.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND
+}
+
+/** VmRSS in MiB (/proc/<pid>/status reports kB). */
+function rssMiB(pid) {
+  const status = fs.readFileSync(`/proc/${pid}/status`, "utf8")
+  const kb = Number(/^VmRSS:\s+(\d+)\s+kB/m.exec(status)?.[1])
+  return kb / 1024
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
+
+/**
+ * Waits until the process has been nearly idle (< `idleShare` of one core) for a whole `windowMs`,
+ * but at least `minMs` and at most `maxMs`. Used after a load round so work the round queued (the
+ * webhook pipeline's delayed events) is finished before the next round starts and is counted.
+ * @returns {Promise<{ waitedMs: number, settled: boolean }>}
+ */
+async function waitUntilIdle(pid, { minMs = 0, maxMs = 60_000, windowMs = 1000, idleShare = 0.05 } = {}) {
+  const start = Date.now()
+  if (minMs) await sleep(minMs)
+  let last = cpuMs(pid)
+  while (Date.now() - start < maxMs) {
+    await sleep(windowMs)
+    const now = cpuMs(pid)
+    const share = (now - last) / windowMs
+    last = now
+    if (share < idleShare) return { waitedMs: Date.now() - start, settled: true }
+  }
+  return { waitedMs: Date.now() - start, settled: false }
+}
+
+module.exports = { cpuMs, rssMiB, waitUntilIdle, sleep }

@@ -1,0 +1,120 @@
+// Boots the system under test once per benchmark, reusing the demo's pieces: its PostgreSQL
+// (embedded, in a separate data dir .tmp/bench-pg, or DATABASE_URL / DB_HOST), its migration
+// fingerprint and seed (demo/seed.ts -> integration-tests/helpers/seed.ts), its process supervisor,
+// and a real `medusa start` with the admin disabled. The PayLater sandbox runs inside the benchmark
+// process so its `requests()` record can be read directly.
+//
+// Everything started here is stopped by `stop()`, on Ctrl-C / SIGTERM, and (SIGKILL, synchronously)
+// if the benchmark process exits any other way.
+const path = require("node:path")
+const { freePort } = require("../../scripts/lib/database")
+const { ProcessSupervisor } = require("../../scripts/lib/demo/processes")
+const { openDatabase, findSeededStore, payLaterProvidersNotOffered } = require("../../scripts/lib/demo/database")
+const { createMedusa, medusaEnv } = require("../../scripts/lib/demo/medusa")
+const { migrationFingerprint, isMigrated, markMigrated } = require("../../scripts/lib/demo/migrations")
+const { waitForHttp } = require("../../scripts/lib/demo/wait")
+const { registerTs } = require("./ts")
+
+const root = path.resolve(__dirname, "..", "..")
+const tmp = path.join(root, ".tmp")
+
+const say = (line) => process.stdout.write(`[stack] ${line}\n`)
+
+/**
+ * @param {{ name: string, nodeArgs?: string[], nodeEnv?: string }} opts
+ *   nodeEnv: Medusa's NODE_ENV (default "production": JSON request logs, no dev-only work; the demo
+ *   uses development for the admin's Vite middleware, which a benchmark does not need).
+ */
+async function startStack(opts) {
+  registerTs()
+  const { startSandbox } = require("../../src/sandbox/index.ts")
+  const medusaPort = await freePort()
+  // Same shape as scripts/lib/demo/config.js readConfig(), with the bench's own ports and dirs.
+  const config = {
+    root,
+    ports: { medusa: medusaPort, storefront: 0, sandbox: 0 },
+    pgPort: undefined,
+    urls: {},
+    paths: {
+      pgData: path.resolve(process.env.BENCH_PG_DIR || path.join(tmp, "bench-pg")),
+      logs: path.join(tmp, `bench-logs`, opts.name),
+    },
+    databaseName: process.env.BENCH_DB_NAME || "medusa_paylater_bench",
+    admin: { enabled: false },
+    watch: false,
+  }
+  const supervisor = new ProcessSupervisor({ logDir: config.paths.logs, verbose: !!process.env.BENCH_VERBOSE })
+  let sandbox = null
+  let stopping = null
+
+  const stop = () => {
+    if (!stopping) {
+      stopping = (async () => {
+        await supervisor.stopAll()
+        if (sandbox) await sandbox.stop()
+      })()
+    }
+    return stopping
+  }
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
+    process.once(signal, () => {
+      say(`${signal}: stopping what the benchmark started`)
+      stop().finally(() => process.exit(130))
+    })
+  }
+  process.on("exit", () => supervisor.killAllNow())
+
+  try {
+    const backend = `http://localhost:${medusaPort}`
+    sandbox = await startSandbox({ port: 0, host: "127.0.0.1", webhookUrl: `${backend}/paylater/webhooks` })
+    Object.assign(config.urls, { backend, storefront: "http://localhost:8000", sandbox: sandbox.url })
+
+    const database = await openDatabase({ config, supervisor, onUnexpectedExit: () => {} })
+    const medusa = createMedusa({ config, supervisor, databaseUrl: database.databaseUrl })
+    const fingerprint = migrationFingerprint(root)
+    if (!database.embedded || !(await isMigrated(database.databaseUrl, fingerprint))) {
+      say("running migrations (first run only) ...")
+      await medusa.migrate()
+      if (database.embedded) await markMigrated(database.databaseUrl, fingerprint)
+    }
+    let seeded = await findSeededStore(database.databaseUrl)
+    if (!seeded) {
+      say("seeding (first run only) ...")
+      await medusa.seed()
+      seeded = await findSeededStore(database.databaseUrl)
+    }
+
+    // Like medusa.startServer(), but with our node flags (--expose-gc for the memory benchmark).
+    const env = { ...medusaEnv(config, database.databaseUrl), NODE_ENV: opts.nodeEnv ?? "production" }
+    const cli = path.join(root, "node_modules", "@medusajs", "cli", "cli.js")
+    // BENCH_NODE_ARGS: extra node flags for a diagnostic run, e.g. "--cpu-prof --cpu-prof-dir=.tmp/bench-prof".
+    const nodeArgs = [...(opts.nodeArgs ?? []), ...(process.env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean)]
+    const server = supervisor.start("medusa", process.execPath, [...nodeArgs, cli, "start", "--port", String(medusaPort)], {
+      cwd: root,
+      env,
+    })
+    const t0 = Date.now()
+    await waitForHttp(`${backend}/health`, {
+      ok: (s) => s === 200,
+      exited: () => (server.child.exitCode === null ? null : `medusa exited (see ${supervisor.logFile("medusa")})`),
+    })
+    if ((await payLaterProvidersNotOffered(database.databaseUrl, seeded.regionId)).length) await medusa.seed()
+    say(`medusa up on ${backend} in ${((Date.now() - t0) / 1000).toFixed(1)} s (pid ${server.child.pid}, NODE_ENV=${env.NODE_ENV})`)
+
+    return {
+      backend,
+      sandbox,
+      publishableKey: seeded.publishableKey,
+      regionId: seeded.regionId,
+      databaseUrl: database.databaseUrl,
+      medusaPid: server.child.pid,
+      logFile: supervisor.logFile("medusa"),
+      stop,
+    }
+  } catch (error) {
+    await stop()
+    throw error
+  }
+}
+
+module.exports = { startStack }

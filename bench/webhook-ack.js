@@ -1,0 +1,125 @@
+#!/usr/bin/env node
+// How fast our webhook route acknowledges PayLater, compared with Medusa's own GET /health on the
+// same server: requests/s and p50/p99 latency, autocannon, interleaved rounds so drift cancels.
+//
+//   node bench/webhook-ack.js
+//   env: BENCH_ACK_ROUNDS=4  BENCH_ACK_SECONDS=5  BENCH_ACK_CONNECTIONS=10  BENCH_ACK_SESSIONS=10
+//
+// Three kinds of round, in the order health, known, unknown, repeated:
+//   health   GET /health
+//   known    signed "success" notifications for sessions this store has (paid, ordered: what a
+//            PayLater retry or duplicate looks like); each one also queues Medusa's delayed
+//            payment.webhook_received event (5 s), whose processing is priced separately
+//   unknown  signed notifications for order ids the store does not know (200, logged, no event)
+//   core     (reference, not part of the goal) the same "known" bodies on Medusa's own
+//            POST /hooks/payment/paylater_paylater, which verifies nothing and only emits the event:
+//            the floor of what an acknowledgement costs in Medusa
+// After every round the benchmark waits until the server is idle again (for "known", at least the
+// 5 s event delay), so deferred work never lands in another round's window; the server's CPU time
+// from round start to idle, per request, says what each kind really costs.
+const { startStack } = require("./lib/stack")
+const { openStore, payLaterCheckout } = require("./lib/checkout")
+const { signedBodies } = require("./lib/webhooks")
+const { round } = require("./lib/load")
+const { cpuMs, waitUntilIdle } = require("./lib/proc")
+const { median, round: r2 } = require("./lib/stats")
+const { report, machine } = require("./lib/report")
+
+const bounded = (name, fallback, max) => Math.min(Number(process.env[name]) || fallback, max)
+const ROUNDS = bounded("BENCH_ACK_ROUNDS", 4, 20)
+const SECONDS = bounded("BENCH_ACK_SECONDS", 5, 60)
+const CONNECTIONS = bounded("BENCH_ACK_CONNECTIONS", 10, 200)
+const SESSIONS = bounded("BENCH_ACK_SESSIONS", 10, 200)
+const EVENT_DELAY_MS = 5000
+const GOAL = 0.8
+
+async function main() {
+  const before = machine()
+  const stack = await startStack({ name: "webhook-ack" })
+  try {
+    const store = await openStore(stack)
+    console.log(`creating ${SESSIONS} paid PayLater checkouts for the "known" notifications ...`)
+    const sessionIds = []
+    for (let i = 0; i < SESSIONS; i++) {
+      sessionIds.push((await payLaterCheckout(store, (id) => stack.sandbox.approveLink(id))).sessionId)
+    }
+    // Their own sandbox notifications and pipeline runs must be over before anything is measured.
+    await waitUntilIdle(stack.medusaPid, { minMs: EVENT_DELAY_MS + 500, maxMs: 120_000 })
+
+    const unknownIds = Array.from({ length: 1000 }, (_, i) => `payses_01JUNKNOWN${String(i).padStart(16, "0")}`)
+    const kinds = {
+      health: { method: "GET", path: "/health" },
+      known: { method: "POST", path: "/paylater/webhooks", bodies: signedBodies(sessionIds, "success", 5000) },
+      unknown: { method: "POST", path: "/paylater/webhooks", bodies: signedBodies(unknownIds, "success", 5000) },
+      core: { method: "POST", path: "/hooks/payment/paylater_paylater", bodies: signedBodies(sessionIds, "success", 5000) },
+    }
+
+    const runOne = async (kind, durationS) => {
+      const cpu0 = cpuMs(stack.medusaPid)
+      const res = await round({ url: stack.backend, connections: CONNECTIONS, durationS, ...kinds[kind] })
+      const cpuWindow = cpuMs(stack.medusaPid) - cpu0
+      const idle = await waitUntilIdle(stack.medusaPid, {
+        minMs: kind === "known" || kind === "core" ? EVENT_DELAY_MS + 500 : 0,
+        maxMs: 300_000,
+      })
+      const cpuTotal = cpuMs(stack.medusaPid) - cpu0
+      if (res.non2xx || res.errors || res.timeouts) {
+        throw new Error(`${kind}: ${res.non2xx} non-2xx, ${res.errors} errors, ${res.timeouts} timeouts of ${res.total}`)
+      }
+      return { kind, ...res, cpuMsPerReqInWindow: cpuWindow / res.total, cpuMsPerReqToIdle: cpuTotal / res.total, idle }
+    }
+
+    console.log("warm-up (2 s of each kind) ...")
+    for (const kind of Object.keys(kinds)) await runOne(kind, 2)
+
+    const rows = []
+    for (let i = 0; i < ROUNDS; i++) {
+      for (const kind of Object.keys(kinds)) {
+        const row = await runOne(kind, SECONDS)
+        rows.push(row)
+        console.log(
+          `round ${i + 1} ${kind.padEnd(7)} ${r2(row.rps, 0)} req/s  p50 ${row.p50} ms  p99 ${row.p99} ms  ` +
+            `server CPU/req ${r2(row.cpuMsPerReqInWindow)} ms in window, ${r2(row.cpuMsPerReqToIdle)} ms to idle ` +
+            `(idle after ${r2(row.idle.waitedMs / 1000, 1)} s${row.idle.settled ? "" : ", NOT settled"})`
+        )
+      }
+    }
+
+    const summary = {}
+    for (const kind of Object.keys(kinds)) {
+      const mine = rows.filter((x) => x.kind === kind)
+      summary[kind] = {
+        rps: r2(median(mine.map((x) => x.rps)), 0),
+        p50: median(mine.map((x) => x.p50)),
+        p99: median(mine.map((x) => x.p99)),
+        cpuMsPerReqInWindow: r2(median(mine.map((x) => x.cpuMsPerReqInWindow))),
+        cpuMsPerReqToIdle: r2(median(mine.map((x) => x.cpuMsPerReqToIdle))),
+      }
+    }
+    // Ratio within each round (health and the webhook kind ran back to back), then the median of
+    // those: load from other work shifts both sides of a round alike, so it cancels here.
+    const perRound = (k) =>
+      rows.filter((x) => x.kind === "health").map((h, i) => rows.filter((x) => x.kind === k)[i].rps / h.rps)
+    const ratio = (k) => r2(median(perRound(k)))
+    const ratios = { known: ratio("known"), unknown: ratio("unknown"), core: ratio("core") }
+    const roundRatios = Object.fromEntries(["known", "unknown", "core"].map((k) => [k, perRound(k).map((x) => r2(x))]))
+    const fmt = (k) => `${k} ${summary[k].rps} req/s (p50 ${summary[k].p50} ms, p99 ${summary[k].p99} ms)`
+    report("webhook-ack", {
+      goal: `webhook acks >= ${GOAL}x GET /health throughput (known and unknown sessions)`,
+      met: ratios.known >= GOAL && ratios.unknown >= GOAL,
+      headline:
+        `${fmt("health")}; ${fmt("known")}: ${ratios.known}x; ${fmt("unknown")}: ${ratios.unknown}x; ` +
+        `reference ${fmt("core")}: ${ratios.core}x (ratios: median of per-round ratios ${JSON.stringify(roundRatios)}); ` +
+        `server CPU ms/request health ${summary.health.cpuMsPerReqInWindow}, known ${summary.known.cpuMsPerReqInWindow} ` +
+        `(+ deferred: ${summary.known.cpuMsPerReqToIdle} to idle), unknown ${summary.unknown.cpuMsPerReqInWindow}`,
+      details: { summary, ratios, roundRatios, rows, rounds: ROUNDS, seconds: SECONDS, connections: CONNECTIONS, machineAtStart: before },
+    })
+  } finally {
+    await stack.stop()
+  }
+}
+
+main().catch((error) => {
+  console.error(error)
+  process.exitCode = 1
+})
