@@ -94,6 +94,8 @@ const paylaterOptions = {
   environment: (env.PAYLATER_ENVIRONMENT as "sandbox" | "production" | undefined) ?? "sandbox",
   apiBaseUrl: env.PAYLATER_API_BASE_URL ?? "http://127.0.0.1:4010",
   timeoutMs: env.PAYLATER_TIMEOUT_MS ? Number(env.PAYLATER_TIMEOUT_MS) : undefined,
+  // Validity of a Request to Pay (1-1440 minutes); a short one lets a test watch a request expire.
+  requestToPayExpiryMinutes: env.PAYLATER_RTP_EXPIRY_MINUTES ? Number(env.PAYLATER_RTP_EXPIRY_MINUTES) : undefined,
   backendUrl: env.MEDUSA_BACKEND_URL ?? "http://localhost:9000",
   storefrontUrl: env.STOREFRONT_URL ?? "http://localhost:8000",
 }

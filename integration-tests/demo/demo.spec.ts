@@ -21,16 +21,9 @@ jest.setTimeout(300_000)
 
 const SHOTS = path.resolve(__dirname, "..", "..", "test-results", "demo")
 const DOCS_SHOT = path.resolve(__dirname, "..", "..", "docs", "images", "storefront-request-to-pay.png")
-const CHROMIUM_ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-]
+const { launchOptions } = require("../../scripts/lib/chromium") as {
+  launchOptions(): { executablePath: string; args: string[] }
+}
 
 describe("npm run demo (PayLater payment link in a browser)", () => {
   let demo: RunningDemo
@@ -48,10 +41,7 @@ describe("npm run demo (PayLater payment link in a browser)", () => {
   beforeAll(async () => {
     fs.mkdirSync(SHOTS, { recursive: true })
     demo = await startDemo({ MEDUSA_ADMIN_DISABLED: "true" })
-    browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium",
-      args: CHROMIUM_ARGS,
-    })
+    browser = await chromium.launch(launchOptions())
   })
 
   beforeEach(async () => {

@@ -28,4 +28,29 @@ function ensureChromium(log = console.log) {
   return installed
 }
 
-module.exports = { ensureChromium, findChromium }
+// One set of flags for every browser test: headless Debian Chromium as root in a container (no
+// sandbox, no GPU) that never calls home (no sync, updates or background requests) and speaks plain
+// HTTP/1.1 to localhost (no QUIC).
+const LAUNCH_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+]
+
+/** Options for playwright-core's chromium.launch(); throws with the install command when missing. */
+function launchOptions() {
+  const executablePath = findChromium()
+  if (!executablePath) {
+    throw new Error(
+      "Chromium not found. Install Debian's package (apt-get install -y chromium) or set CHROMIUM_PATH; `npm test` installs it when run as root."
+    )
+  }
+  return { executablePath, args: [...LAUNCH_ARGS] }
+}
+
+module.exports = { ensureChromium, findChromium, launchOptions }

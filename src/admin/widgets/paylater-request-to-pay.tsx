@@ -85,19 +85,19 @@ const PayLaterRequestToPayWidget = ({ data: order }: OrderProps) => {
   const request = state?.request
   const ended = request?.status === "declined" || request?.status === "expired"
   return (
-    <Container className="divide-y p-0">
+    <Container id="paylater-request-to-pay" data-state={request?.status ?? "none"} className="divide-y p-0">
       <div className="flex items-center justify-between px-6 py-4">
         <Heading level="h2">PayLater Request to Pay</Heading>
         {request && <Badge color={BADGE[request.status]}>{request.status}</Badge>}
       </div>
       <div className="flex flex-col gap-y-3 px-6 py-4">
         {state && (
-          <Text size="small">
+          <Text size="small" id="paylater-rtp-outstanding">
             Outstanding: {state.outstanding_amount} {state.currency_code.toUpperCase()}
           </Text>
         )}
         {request && (
-          <Text size="small" className="text-ui-fg-subtle">
+          <Text size="small" id="paylater-rtp-message" className="text-ui-fg-subtle">
             {request.status === "waiting" &&
               `Waiting for ${request.mobile_number_masked ?? "the shopper"} to approve in the PayLater app (${Math.floor((request.seconds_left ?? 0) / 60)} min ${(request.seconds_left ?? 0) % 60} s left).`}
             {request.status === "processing" && "Approved in the app; recording the payment…"}
@@ -118,18 +118,18 @@ const PayLaterRequestToPayWidget = ({ data: order }: OrderProps) => {
               onChange={(e) => setMobile(e.target.value)}
               autoComplete="off"
             />
-            <Button size="small" onClick={send} isLoading={sending} disabled={!mobile.trim()}>
+            <Button id="paylater-rtp-send" size="small" onClick={send} isLoading={sending} disabled={!mobile.trim()}>
               {ended ? "Send a new Request to Pay" : "Send Request to Pay"}
             </Button>
           </div>
         )}
         {state && !state.can_send && state.blocked_reason && !request && (
-          <Text size="small" className="text-ui-fg-subtle">
+          <Text size="small" id="paylater-rtp-blocked" className="text-ui-fg-subtle">
             {state.blocked_reason}
           </Text>
         )}
         {error && (
-          <Text size="small" className="text-ui-fg-error">
+          <Text size="small" id="paylater-rtp-error" className="text-ui-fg-error">
             {error}
           </Text>
         )}

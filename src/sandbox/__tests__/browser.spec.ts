@@ -13,7 +13,10 @@ import { harness, linkBody, rtpBody, type Harness } from "./helpers"
 
 jest.setTimeout(60_000)
 
-const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium"
+// Shared with the demo's browser tests: where Debian's Chromium is and the flags it runs with here.
+const { launchOptions } = require("../../../scripts/lib/chromium") as {
+  launchOptions(): { executablePath: string; args: string[] }
+}
 const RESULTS = path.resolve(__dirname, "../../../test-results")
 const SECRET = "sandbox-webhook-secret"
 
@@ -66,27 +69,11 @@ describe("sandbox in a real browser", () => {
   let h: Harness
 
   beforeAll(async () => {
-    if (!fs.existsSync(CHROMIUM)) {
-      throw new Error(
-        `Chromium not found at ${CHROMIUM}. Install it (Debian: apt-get install -y chromium) or set CHROMIUM_PATH to a Chromium binary.`
-      )
-    }
+    const options = launchOptions() // first: a missing Chromium says so before anything starts
     fs.mkdirSync(RESULTS, { recursive: true })
     shop = await startShop()
     h = await harness({ webhookUrl: `${shop.url}/webhooks/paylater`, merchantId: "Doha Electronics" })
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
-    })
+    browser = await chromium.launch(options)
   })
 
   afterAll(async () => {
