@@ -51,7 +51,7 @@ import {
 import { sessionStatusFor, statusDataFor } from "./status"
 import { withStorefront } from "./templates"
 import { recordDeletedSession } from "./tombstones"
-import { findSessionForWebhook, readWebhookBody } from "./webhook-input"
+import { findSessionForWebhook, headerOf, readWebhookBody, VERIFY_ONLY_HEADER } from "./webhook-input"
 
 /** What a payment method needs to start collecting one attempt. */
 export interface StartPaymentInput {
@@ -276,6 +276,9 @@ export abstract class PayLaterBaseProvider extends AbstractPaymentProvider<PayLa
     }
     const webhook = verification.webhook
     const sessionId = sessionIdFromOrderId(webhook.orderId)
+    if (headerOf(payload, VERIFY_ONLY_HEADER) === "1") {
+      return { action: PaymentActions.NOT_SUPPORTED, data: { session_id: sessionId, amount: 0 } }
+    }
     const session = await findSessionForWebhook(this.container, sessionId)
     if (!session) {
       this.logger_.warn(`PayLater: webhook "${webhook.status}" for unknown order ${webhook.orderId} ignored`)

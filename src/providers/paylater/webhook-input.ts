@@ -1,6 +1,26 @@
 import type { ProviderWebhookPayload } from "@medusajs/framework/types"
 import { toAmountText } from "./money"
 
+/**
+ * Set by our webhook route when it only needs to know whether a notification is genuine, to answer
+ * PayLater at once: the provider then verifies and reads nothing from the database, and answers
+ * NOT_SUPPORTED so that nothing can be processed on that answer (Medusa's own /hooks/payment route
+ * passes request headers through, so anyone could set it; it can only make the provider do less).
+ */
+export const VERIFY_ONLY_HEADER = "x-paylater-verify-only"
+
+/** When our route received the notification (ISO 8601), carried to the deferred subscribers. */
+export const RECEIVED_AT_HEADER = "x-paylater-received-at"
+
+export function headerOf(payload: ProviderWebhookPayload["payload"] | undefined, name: string): string | undefined {
+  const headers = payload?.headers as Record<string, unknown> | undefined
+  if (!headers || typeof headers !== "object" || !Object.prototype.hasOwnProperty.call(headers, name)) {
+    return undefined
+  }
+  const value = headers[name]
+  return typeof value === "string" ? value : undefined
+}
+
 // PayLater notifications are a few hundred bytes; anything far larger is not one of them.
 const MAX_RAW_BYTES = 64 * 1024
 

@@ -1,7 +1,5 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
-import { webhookEvent } from "../../../workflows/paylater-activity/events"
-import { recordPayLaterActivity } from "../../../workflows/paylater-activity/record"
 import { receivePayLaterWebhookWorkflow } from "../../../workflows/paylater-webhook/workflow"
 import { readJsonObject } from "./read-body"
 
@@ -11,10 +9,12 @@ const RECEIVED = { message: "Webhook received successfully" }
  * POST /paylater/webhooks: the URL to give PayLater for both payment methods.
  *
  * 403 + `{ message }` when the notification fails verification (PayLater's contract); 200 as soon
- * as it passes, with the order work left to Medusa's payment-webhook pipeline. Genuine notifications
- * for orders this store does not know also get 200 (logged), so PayLater stops retrying them.
+ * as it passes, before any database work: the session lookup, the order and the admin's history are
+ * left to Medusa's payment-webhook pipeline. Genuine notifications for orders this store does not
+ * know also get 200 (the pipeline logs and drops them), so PayLater stops retrying them.
  */
 export async function POST(req: MedusaRequest, res: MedusaResponse): Promise<void> {
+  const receivedAt = new Date().toISOString()
   const logger = req.scope.resolve(ContainerRegistrationKeys.LOGGER)
   const read = await readJsonObject(req)
   if (!read.ok) {
@@ -22,8 +22,8 @@ export async function POST(req: MedusaRequest, res: MedusaResponse): Promise<voi
     res.status(403).json({ message: read.message })
     return
   }
-  const { result, errors } = await receivePayLaterWebhookWorkflow(req.scope).run({
-    input: { raw_body: read.raw },
+  const { errors } = await receivePayLaterWebhookWorkflow(req.scope).run({
+    input: { raw_body: read.raw, received_at: receivedAt },
     throwOnError: false,
   })
   const error = errors?.[0]?.error as { type?: string; message?: string } | undefined
@@ -39,11 +39,5 @@ export async function POST(req: MedusaRequest, res: MedusaResponse): Promise<voi
     res.status(500).json({ message: "Webhook could not be processed, please retry" })
     return
   }
-  // Unknown orders (already logged by the provider) also get 200, so PayLater stops retrying.
   res.status(200).json(RECEIVED)
-  // After the answer, for the admin's order history: verified notifications only (a refused one
-  // never gets here), best effort (errors are logged), repeats counted on one entry.
-  if (result?.session_id) {
-    await recordPayLaterActivity(req.scope, webhookEvent(read.body, result))
-  }
 }

@@ -1,15 +1,20 @@
 import { createStep, StepResponse } from "@medusajs/framework/workflows-sdk"
 import { Modules, PaymentWebhookEvents } from "@medusajs/framework/utils"
+import { RECEIVED_AT_HEADER } from "../../../providers/paylater/webhook-input"
 
 export interface EmitPaymentWebhookInput {
   provider_id: string
   /** The notification exactly as received; the provider parses it again (see readWebhookBody). */
   raw_body: string
+  /** ISO 8601: when our route received it (the admin's history shows this, not the processing time). */
+  received_at: string
 }
 
-// Same defaults as Medusa's /hooks/payment route: give a storefront-driven completion a head start.
-const DEFAULT_DELAY_MS = 5000
-const DEFAULT_ATTEMPTS = 3
+// The values Medusa's own /hooks/payment route uses by default: a storefront-driven completion gets
+// a head start, and a failed run is tried again. (The payment module does not expose its
+// webhook_delay / webhook_retries options to other modules, so they cannot be read here.)
+const DELAY_MS = 5000
+const ATTEMPTS = 3
 
 export const emitPaymentWebhookStepId = "emit-paylater-payment-webhook"
 
@@ -20,10 +25,6 @@ export const emitPaymentWebhookStepId = "emit-paylater-payment-webhook"
 export const emitPaymentWebhookStep = createStep(
   emitPaymentWebhookStepId,
   async (input: EmitPaymentWebhookInput, { container }) => {
-    const payment = container.resolve(Modules.PAYMENT) as unknown as {
-      options?: { webhook_delay?: number; webhook_retries?: number }
-    }
-    const options = payment.options ?? {}
     await container.resolve(Modules.EVENT_BUS).emit(
       {
         name: PaymentWebhookEvents.WebhookReceived,
@@ -32,11 +33,11 @@ export const emitPaymentWebhookStep = createStep(
           payload: {
             data: {},
             rawData: input.raw_body,
-            headers: { "content-type": "application/json" },
+            headers: { "content-type": "application/json", [RECEIVED_AT_HEADER]: input.received_at },
           },
         },
       },
-      { delay: options.webhook_delay ?? DEFAULT_DELAY_MS, attempts: options.webhook_retries ?? DEFAULT_ATTEMPTS }
+      { delay: DELAY_MS, attempts: ATTEMPTS }
     )
     return new StepResponse(undefined)
   }
