@@ -21,6 +21,7 @@ Options (each also readable from the environment variable shown):
   --webhook-secret <s>     Key that signs webhooks                 PAYLATER_SANDBOX_WEBHOOK_SECRET (default ${DEFAULTS.webhookSecret})
   --outlet <id[:min-max]>  An outlet and its QAR range; repeatable PAYLATER_SANDBOX_OUTLETS (comma-separated)
                            (default ${DEFAULTS.outletId}:${DEFAULTS.minAmount}-${DEFAULTS.maxAmount})
+  --state-file <path>      Keep orders across restarts in this file PAYLATER_SANDBOX_STATE_FILE (default none)
   --quiet                  Do not log requests and webhooks        PAYLATER_SANDBOX_QUIET=1
   -h, --help               Show this help
 
@@ -61,6 +62,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = {}): CliParse 
         "merchant-id": { type: "string" },
         "webhook-secret": { type: "string" },
         outlet: { type: "string", multiple: true },
+        "state-file": { type: "string" },
         quiet: { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
@@ -93,6 +95,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = {}): CliParse 
     merchantId: pick("merchant-id", "PAYLATER_SANDBOX_MERCHANT_ID"),
     webhookSecret: pick("webhook-secret", "PAYLATER_SANDBOX_WEBHOOK_SECRET"),
     outlets: outletTexts?.length ? outletTexts.map(parseOutlet) : undefined,
+    stateFile: pick("state-file", "PAYLATER_SANDBOX_STATE_FILE"),
   }
   for (const key of Object.keys(options) as Array<keyof SandboxOptions>) {
     if (options[key] === undefined) delete options[key]
@@ -129,10 +132,32 @@ export function banner(sandbox: PayLaterSandbox): string {
     `  Test shoppers               ${shoppers.length ? `${shoppers[0]}${shoppers.length > 1 ? ` ... ${shoppers[shoppers.length - 1]}` : ""}` : "none"}`,
     `  Shopper app                 ${o.publicUrl}/app${shoppers[0] ? `?mobile=${shoppers[0]}` : ""}`,
     `  Control API                 ${base}/__sandbox/ (reset, clock, faults, orders, deliveries...)`,
+    `  State file                  ${o.stateFile ?? "none (orders are forgotten on stop; --state-file keeps them)"}`,
+    ``,
+    ...envBlock(sandbox).split("\n"),
     ``,
     `Press Ctrl+C to stop.`,
   ]
   return lines.join("\n")
+}
+
+/**
+ * The store's `.env` lines for this sandbox (README section 8), ready to paste. Secrets that are not
+ * the public built-in defaults are masked: a terminal scrollback is no place for a real secret.
+ */
+export function envBlock(sandbox: PayLaterSandbox): string {
+  const o = sandbox.options
+  const secret = (value: string, builtIn: string) => (value === builtIn ? value : "<the secret you passed>")
+  return [
+    `Your store's .env for this sandbox (README section 8):`,
+    `  PAYLATER_CLIENT_ID=${o.clientId}`,
+    `  PAYLATER_CLIENT_SECRET=${secret(o.clientSecret, DEFAULTS.clientSecret)}`,
+    `  PAYLATER_OUTLET_ID=${o.outlets[0].id}`,
+    `  PAYLATER_WEBHOOK_SECRET=${secret(o.webhookSecret, DEFAULTS.webhookSecret)}`,
+    `  PAYLATER_MERCHANT_ID=${o.merchantId}`,
+    `  PAYLATER_ENVIRONMENT=sandbox`,
+    `  PAYLATER_API_BASE_URL=${sandbox.url}`,
+  ].join("\n")
 }
 
 export interface CliIo {

@@ -1,5 +1,5 @@
 import { z } from "zod"
-import type { FaultEndpoint, FaultSpec, WebhookFaultSpec } from "./types"
+import type { FaultEndpoint, FaultSpec, WebhookFaultSpec, WebhookStatus } from "./types"
 import type { Reply } from "./http"
 
 /** Shared by the programmatic API and the control API, so both refuse the same nonsense. */
@@ -17,6 +17,7 @@ export const webhookFaultSchema = z.object({
   mode: z.enum(["drop", "delay", "duplicate", "reorder"]),
   count: z.number().int().positive().optional(),
   delayMs: z.number().int().min(0).optional(),
+  status: z.enum(["pending", "success", "failed"]).optional(),
 })
 
 interface ActiveFault<T> {
@@ -45,8 +46,9 @@ export class FaultBook {
     return consume(this.endpointFaults, (f) => f.endpoint === endpoint || f.endpoint === "*")
   }
 
-  takeWebhook(): WebhookFaultSpec | null {
-    return consume(this.webhookFaults, () => true)
+  /** Consumes one use of the first webhook fault for this notification's status (or for any). */
+  takeWebhook(status: WebhookStatus): WebhookFaultSpec | null {
+    return consume(this.webhookFaults, (f) => f.status === undefined || f.status === status)
   }
 
   list(): { faults: Array<FaultSpec & { remaining: number }>; webhookFaults: Array<WebhookFaultSpec & { remaining: number }> } {

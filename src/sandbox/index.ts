@@ -3,6 +3,7 @@ import type { Socket } from "node:net"
 import { createContext, type SandboxContext } from "./context"
 import { faultSchema, webhookFaultSchema } from "./faults"
 import { linkActions } from "./link"
+import { loadState, saveState } from "./persist"
 import { newPayLaterOrderId } from "./ids"
 import { resolveOptions } from "./options"
 import { Timers } from "./state"
@@ -45,7 +46,12 @@ class Sandbox implements PayLaterSandbox {
   constructor(options: ResolvedSandboxOptions) {
     this.options = options
     this.ctx = createContext(options)
-    this.server = http.createServer(createRequestHandler(this.ctx, this))
+    const handle = createRequestHandler(this.ctx, this)
+    this.server = http.createServer((req, res) => {
+      // Every change to an order arrives as a POST (API, hosted page, shopper app, control API).
+      if (options.stateFile && req.method !== "GET" && req.method !== "HEAD") res.once("finish", () => this.persist())
+      handle(req, res)
+    })
     // Keep-alive sockets would otherwise let a client (or jest) hang on to the process after stop().
     this.server.on("connection", (socket) => {
       this.sockets.add(socket)
@@ -53,7 +59,21 @@ class Sandbox implements PayLaterSandbox {
     })
   }
 
+  /** Keeps the orders in `stateFile`; a failed write is logged, never fatal to the request. */
+  private persist(): void {
+    if (!this.options.stateFile) return
+    try {
+      saveState(this.options.stateFile, this.ctx.store)
+    } catch (e) {
+      this.options.log(`state file ${this.options.stateFile} not written: ${(e as Error).message}`)
+    }
+  }
+
   async listen(): Promise<void> {
+    if (this.options.stateFile) {
+      const restored = loadState(this.options.stateFile, this.ctx.store)
+      if (restored) this.options.log(`restored ${restored} order(s) from ${this.options.stateFile}`)
+    }
     await new Promise<void>((resolve, reject) => {
       const onError = (err: Error) => {
         this.server.close()
@@ -78,6 +98,7 @@ class Sandbox implements PayLaterSandbox {
   stop(): Promise<void> {
     if (!this.stopping) {
       this.stopping = new Promise<void>((resolve) => {
+        this.persist()
         this.ctx.timers.cancelAll()
         this.waitTimers.cancelAll()
         this.ctx.webhooks.reset()

@@ -58,6 +58,7 @@ const optionsSchema = z.object({
     )
     .optional(),
   tokenLifetimeSeconds: z.number().int().positive().optional(),
+  stateFile: z.string().min(1).optional(),
   webhookRetry: z
     .object({
       attempts: z.number().int().min(1).max(100).optional(),
@@ -130,6 +131,7 @@ export function resolveOptions(input: SandboxOptions = {}): Omit<ResolvedSandbox
     },
     maxRecords: o.maxRecords ?? DEFAULTS.maxRecords,
     sweepIntervalMs: o.sweepIntervalMs ?? DEFAULTS.sweepIntervalMs,
+    stateFile: o.stateFile ?? null,
     // The function is taken from the input, not from zod, so its `this`/identity is untouched.
     log: input.log ?? (() => undefined),
   }

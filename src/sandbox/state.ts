@@ -177,6 +177,19 @@ export class Store {
     return this.sequence
   }
 
+  snapshot(): { sequence: number; orders: OrderRecord[] } {
+    return { sequence: this.sequence, orders: [...this.orders.values()] }
+  }
+
+  /** Puts back what `snapshot()` gave, e.g. from a state file written by an earlier run. */
+  restore(sequence: number, orders: OrderRecord[]): void {
+    this.sequence = Math.max(this.sequence, sequence)
+    for (const order of orders) {
+      this.orders.set(order.orderId, order)
+      if (order.link) this.linkIndex.set(order.link.uuid, order.orderId)
+    }
+  }
+
   /** Drops tokens whose lifetime ran out on the virtual clock. */
   purgeExpiredTokens(now: number): void {
     for (const map of [this.accessTokens, this.refreshTokens]) {

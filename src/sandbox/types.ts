@@ -44,6 +44,11 @@ export interface SandboxOptions {
   webhookRetry?: { attempts?: number; baseDelayMs?: number; timeoutMs?: number }
   /** Cap on stored orders, requests, deliveries and tokens each (oldest evicted first). */
   maxRecords?: number
+  /**
+   * JSON file that keeps the sandbox's orders (links, requests, payments, refunds) across restarts:
+   * read at start, written after every change. Unset: everything is forgotten on stop.
+   */
+  stateFile?: string
   /** How often expired links / requests / tokens are swept without anyone asking (ms). */
   sweepIntervalMs?: number
   log?: (line: string) => void
@@ -83,6 +88,7 @@ export interface ResolvedSandboxOptions {
   webhookRetry: { attempts: number; baseDelayMs: number; timeoutMs: number }
   maxRecords: number
   sweepIntervalMs: number
+  stateFile: string | null
   log: (line: string) => void
 }
 
@@ -109,6 +115,8 @@ export interface WebhookFaultSpec {
   count?: number
   /** For `delay` (default 1000). */
   delayMs?: number
+  /** Only notifications with this status (default: the next notification, whatever it says). */
+  status?: WebhookStatus
 }
 
 export interface RefundRecord {

@@ -70,7 +70,7 @@ export class WebhookDispatcher {
 
   notify(n: Notification): void {
     const prepared = this.prepare(n, this.deps.options.webhookSecret)
-    const fault = this.deps.faults.takeWebhook()
+    const fault = this.deps.faults.takeWebhook(n.status)
     if (fault?.mode === "reorder") {
       this.held.push(prepared)
       this.deps.log(`webhook ${n.status} ${n.orderId} held back (reorder fault)`)

@@ -29,6 +29,7 @@ describe("sandbox CLI", () => {
         "--webhook-secret", "ws",
         "--outlet", "1000000061",
         "--outlet", "42:300-4000.50",
+        "--state-file", ".tmp/sandbox.json",
         "--quiet",
       ],
       {}
@@ -46,6 +47,7 @@ describe("sandbox CLI", () => {
         merchantId: "138",
         webhookSecret: "ws",
         outlets: [{ id: 1000000061 }, { id: 42, minAmount: "300", maxAmount: "4000.50" }],
+        stateFile: ".tmp/sandbox.json",
       },
     })
   })
@@ -57,6 +59,7 @@ describe("sandbox CLI", () => {
       PAYLATER_SANDBOX_WEBHOOK_URL: "http://localhost:1/h",
       PAYLATER_SANDBOX_OUTLETS: "1,2:500-600",
       PAYLATER_SANDBOX_QUIET: "1",
+      PAYLATER_SANDBOX_STATE_FILE: "/var/tmp/sandbox.json",
     }
     expect(parseCli([], env)).toEqual({
       help: false,
@@ -66,6 +69,7 @@ describe("sandbox CLI", () => {
         clientId: "from-env",
         webhookUrl: "http://localhost:1/h",
         outlets: [{ id: 1 }, { id: 2, minAmount: "500", maxAmount: "600" }],
+        stateFile: "/var/tmp/sandbox.json",
       },
     })
     expect(parseCli(["--port", "6000"], env)).toMatchObject({ options: { port: 6000 } })
@@ -121,6 +125,11 @@ describe("sandbox CLI", () => {
       expect(text).not.toContain("my-real-secret")
       expect(text).toContain("sandbox-webhook-secret (built-in sandbox default)")
       expect(text).toContain(`${url}/app?mobile=97451118021`)
+      // The .env block of README section 8, with this sandbox's own address and merchant id.
+      expect(text).toContain("  PAYLATER_MERCHANT_ID=sandbox-merchant")
+      expect(text).toContain(`  PAYLATER_API_BASE_URL=${url}`)
+      expect(text).toContain("  PAYLATER_WEBHOOK_SECRET=sandbox-webhook-secret")
+      expect(text).toContain("  PAYLATER_CLIENT_SECRET=<the secret you passed>")
       expect((await client(url).get("/app")).status).toBe(200)
     } finally {
       await sandbox?.stop()

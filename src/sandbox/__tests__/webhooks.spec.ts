@@ -215,6 +215,20 @@ describe("sandbox: webhook deliveries", () => {
       expect(receiver.received.map((r) => r.body.status)).toEqual(["success"])
     })
 
+    it("drop for one status: only that notification is lost (the README's lost-webhook recipe)", async () => {
+      h.sandbox.webhookFault({ mode: "drop", status: "success" })
+      const id = await newLink()
+      h.sandbox.openLink(id)
+      await h.sandbox.approveLink(id)
+      const d = await h.sandbox.waitForDeliveries((x) => x.length === 2)
+      expect(d.map((x) => [x.status, x.outcome, x.fault])).toEqual([
+        ["pending", "delivered", undefined],
+        ["success", "dropped", "drop"],
+      ])
+      expect(receiver.received.map((r) => r.body.status)).toEqual(["pending"])
+      expect(h.sandbox.listFaults().webhookFaults).toHaveLength(0)
+    })
+
     it("drop with count 2 drops two", async () => {
       h.sandbox.webhookFault({ mode: "drop", count: 2 })
       const id = await newLink()
