@@ -244,6 +244,15 @@ describe("npm run demo (PayLater payment link in a browser)", () => {
     await shot("11-request-to-pay-try-later")
   })
 
+  it("prints the sandbox's merchant id and webhook secret, and keeps its orders in a file for the next start", async () => {
+    expect(demo.output()).toMatch(/PayLater sandbox keys\s+merchant id sandbox-merchant, webhook secret sandbox-webhook-secret/)
+    const file = path.join(demo.dir, "demo-sandbox-orders.json")
+    const saved = JSON.parse(fs.readFileSync(file, "utf8")) as { orders: { kind: string; status: number }[] }
+    // The tests above paid by link and by Request to Pay: both kinds are on disk, paid ones included.
+    expect(new Set(saved.orders.map((o) => o.kind))).toEqual(new Set(["link", "rtp"]))
+    expect(saved.orders.some((o) => o.status === 2)).toBe(true)
+  })
+
   it("stops every process it started on Ctrl-C", async () => {
     const groups = [demo.state.demoPid, ...demo.state.processes.map((p) => p.pid)]
     expect(demo.state.processes.map((p) => p.name)).toEqual(["sandbox", "postgres", "medusa", "storefront"])

@@ -1,6 +1,7 @@
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { reconcileSchedule } from "../workflows/paylater-reconcile/schedule"
+import { logger } from "@medusajs/framework/logger"
+import { describeReconcileSchedule, reconcileSchedule } from "../workflows/paylater-reconcile/schedule"
 import { payLaterReconcileWorkflow } from "../workflows/paylater-reconcile/workflow"
 
 /**
@@ -30,7 +31,12 @@ export default async function payLaterReconcileJob(container: MedusaContainer): 
   )
 }
 
+const schedule = reconcileSchedule()
+
+// Medusa loads this file once per process that runs jobs: one line at boot says the job is there.
+logger.info(describeReconcileSchedule(schedule))
+
 export const config = {
   name: "paylater-reconcile",
-  schedule: reconcileSchedule().cron,
+  schedule: schedule.cron,
 }

@@ -43,9 +43,22 @@ function readConfig(argv = process.argv.slice(2)) {
       shopperApp: `${sandboxUrl}/app?mobile=97451118021`,
       webhook: `${backendUrl}/paylater/webhooks`,
     },
+    // The sandbox's built-in credentials, given to both sides explicitly so the banner can show them.
+    paylater: {
+      clientId: "sandbox-client",
+      clientSecret: "sandbox-secret",
+      merchantId: "sandbox-merchant",
+      webhookSecret: "sandbox-webhook-secret",
+      outletId: "1000000061",
+    },
     paths: {
       pgData: path.resolve(process.env.DEMO_PG_DIR || path.join(tmp, "demo-pg")),
       state: path.resolve(process.env.DEMO_STATE_FILE || path.join(tmp, "demo-state.json")),
+      // Beside the demo's own state: a restarted sandbox still knows the demo's earlier payments.
+      sandboxState: path.resolve(
+        process.env.DEMO_SANDBOX_STATE_FILE ||
+          path.join(path.dirname(path.resolve(process.env.DEMO_STATE_FILE || path.join(tmp, "demo-state.json"))), "demo-sandbox-orders.json")
+      ),
       logs: path.resolve(process.env.DEMO_LOG_DIR || path.join(tmp, "demo-logs")),
     },
     // Database name used on a server we did not create ourselves is part of DATABASE_URL; on the

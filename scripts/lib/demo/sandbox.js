@@ -12,8 +12,19 @@ function startSandbox({ config, supervisor, onUnexpectedExit }) {
     String(config.ports.sandbox),
     "--webhook-url",
     config.urls.webhook,
+    "--state-file",
+    config.paths.sandboxState,
   ]
-  return supervisor.start("sandbox", process.execPath, args, { cwd: config.root, env: process.env, onUnexpectedExit })
+  const { paylater } = config
+  const env = {
+    ...process.env,
+    PAYLATER_SANDBOX_CLIENT_ID: paylater.clientId,
+    PAYLATER_SANDBOX_CLIENT_SECRET: paylater.clientSecret,
+    PAYLATER_SANDBOX_MERCHANT_ID: paylater.merchantId,
+    PAYLATER_SANDBOX_WEBHOOK_SECRET: paylater.webhookSecret,
+    PAYLATER_SANDBOX_OUTLETS: paylater.outletId,
+  }
+  return supervisor.start("sandbox", process.execPath, args, { cwd: config.root, env, onUnexpectedExit })
 }
 
 module.exports = { startSandbox }

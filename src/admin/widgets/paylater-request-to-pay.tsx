@@ -139,7 +139,7 @@ const PayLaterRequestToPayWidget = ({ data: order }: OrderProps) => {
 }
 
 export const config = defineWidgetConfig({
-  zone: "order.details.side.after",
+  zone: "order.details.side.before",
 })
 
 export default PayLaterRequestToPayWidget

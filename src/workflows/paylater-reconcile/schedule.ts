@@ -33,3 +33,12 @@ export function reconcileSchedule(value: string | undefined = process.env.PAYLAT
   }
   return { cron: fields.join(" "), disabled: false }
 }
+
+/** The line the job logs at boot, so an operator can see it is there (it is silent until it has work). */
+export function describeReconcileSchedule(schedule: ReconcileSchedule): string {
+  if (schedule.disabled) {
+    return "PayLater reconciliation: off (PAYLATER_RECONCILE_SCHEDULE); lost webhooks are not recovered automatically"
+  }
+  const every = schedule.cron === DEFAULT_RECONCILE_SCHEDULE ? "every 2 minutes" : "PAYLATER_RECONCILE_SCHEDULE"
+  return `PayLater reconciliation: scheduled "${schedule.cron}" (${every}); it logs a line only when it finds work`
+}
