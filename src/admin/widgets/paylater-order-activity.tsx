@@ -173,7 +173,7 @@ const PayLaterOrderActivityWidget = ({ data: order }: OrderProps) => {
   const history = showAll ? newestFirst : newestFirst.slice(0, HISTORY_FOLDED)
 
   return (
-    <Container className="divide-y p-0">
+    <Container id="paylater-order-activity" className="divide-y p-0">
       <div className="flex items-center justify-between gap-x-4 px-6 py-4">
         <div className="flex items-center gap-x-3">
           <Heading level="h2">PayLater</Heading>
@@ -300,7 +300,7 @@ const PayLaterOrderActivityWidget = ({ data: order }: OrderProps) => {
 }
 
 export const config = defineWidgetConfig({
-  zone: "order.details.after",
+  zone: "order.details.side.before",
 })
 
 export default PayLaterOrderActivityWidget

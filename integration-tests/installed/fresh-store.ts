@@ -1,0 +1,268 @@
+/**
+ * A fresh Medusa store, made the way a merchant makes one, with this plugin installed from the
+ * tarball `npm pack` produces: the artifact merchants get, not ./src.
+ *
+ * The store lives outside this repository (os.tmpdir()), so Node cannot fall back on the repo's own
+ * node_modules: whatever the package forgot to ship or declare fails here as it would in a store.
+ * Its node_modules start as hard links of this repo's (same pinned Medusa versions, no download),
+ * then `npm install` reconciles them with the store's own package.json: the plugin's dev
+ * dependencies are pruned and the tarball is unpacked like any registry package.
+ */
+import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process"
+import fs from "node:fs"
+import net from "node:net"
+import os from "node:os"
+import path from "node:path"
+
+export const REPO_ROOT = path.resolve(__dirname, "..", "..")
+
+/** What `create-medusa-app` gives a store, at this plugin's pinned Medusa version. */
+function storePackageJson(tarball: string): Record<string, unknown> {
+  const own = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8"))
+  const medusa = own.devDependencies["@medusajs/medusa"]
+  return {
+    name: "fresh-paylater-store",
+    version: "0.0.1",
+    private: true,
+    scripts: { build: "medusa build", start: "medusa start", dev: "medusa develop" },
+    dependencies: {
+      "@medusajs/admin-sdk": medusa,
+      "@medusajs/cli": medusa,
+      "@medusajs/framework": medusa,
+      "@medusajs/medusa": medusa,
+      "medusa-payment-paylater": `file:${tarball}`,
+    },
+    devDependencies: {
+      "@medusajs/test-utils": medusa,
+      "@swc/core": own.devDependencies["@swc/core"],
+      "@types/node": own.devDependencies["@types/node"],
+      "ts-node": own.devDependencies["ts-node"],
+      typescript: own.devDependencies.typescript,
+      vite: own.devDependencies.vite,
+    },
+    engines: { node: ">=20" },
+  }
+}
+
+const STORE_TSCONFIG = {
+  compilerOptions: {
+    target: "ES2021",
+    esModuleInterop: true,
+    module: "Node16",
+    moduleResolution: "Node16",
+    emitDecoratorMetadata: true,
+    experimentalDecorators: true,
+    skipLibCheck: true,
+    skipDefaultLibCheck: true,
+    declaration: false,
+    sourceMap: false,
+    inlineSourceMap: true,
+    outDir: "./.medusa/server",
+    rootDir: "./",
+    jsx: "react-jsx",
+    forceConsistentCasingInFileNames: true,
+    resolveJsonModule: true,
+    checkJs: false,
+    strictNullChecks: true,
+  },
+  "ts-node": { swc: true },
+  include: ["**/*", ".medusa/types/*"],
+  exclude: ["node_modules", ".medusa/server", ".medusa/admin", ".cache"],
+}
+
+export interface StepTiming {
+  step: string
+  ms: number
+}
+
+export class FreshStore {
+  private readonly children: ChildProcess[] = []
+
+  constructor(
+    readonly dir: string,
+    readonly env: NodeJS.ProcessEnv,
+    /** Every step's duration is added here (the issue asks how long the as-installed test takes). */
+    readonly timings: StepTiming[]
+  ) {}
+
+  /** Runs a command to completion in the store; throws with the tail of its output on failure. */
+  run(step: string, command: string, args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): string {
+    const started = Date.now()
+    const res = spawnSync(command, args, {
+      cwd: opts.cwd ?? this.dir,
+      env: opts.env ?? this.env,
+      encoding: "utf8",
+      maxBuffer: 64 * 1024 * 1024,
+      timeout: 10 * 60_000,
+    })
+    this.timings.push({ step, ms: Date.now() - started })
+    const output = `${res.stdout ?? ""}${res.stderr ?? ""}`
+    if (res.status !== 0) {
+      throw new Error(`${step} failed (exit ${res.status ?? res.signal}):\n${output.slice(-6000)}`)
+    }
+    return output
+  }
+
+  /** The store's own Medusa CLI, as `npx medusa …` runs it. */
+  medusa(step: string, args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): string {
+    return this.run(step, process.execPath, [path.join(this.dir, "node_modules", "@medusajs", "cli", "cli.js"), ...args], opts)
+  }
+
+  /** A long-running process (sandbox, server); stopped by `stopAll()`. */
+  start(name: string, command: string, args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Running {
+    const child = spawn(command, args, { cwd: opts.cwd ?? this.dir, env: opts.env ?? this.env, stdio: ["ignore", "pipe", "pipe"] })
+    this.children.push(child)
+    return new Running(name, child)
+  }
+
+  async stopAll(): Promise<void> {
+    await Promise.all(
+      this.children.map(
+        (child) =>
+          new Promise<void>((resolve) => {
+            if (child.exitCode !== null || child.signalCode !== null) return resolve()
+            const kill = setTimeout(() => child.kill("SIGKILL"), 10_000)
+            child.once("exit", () => {
+              clearTimeout(kill)
+              resolve()
+            })
+            child.kill("SIGTERM")
+          })
+      )
+    )
+  }
+}
+
+export class Running {
+  private text = ""
+
+  constructor(
+    readonly name: string,
+    readonly child: ChildProcess
+  ) {
+    const add = (chunk: Buffer) => (this.text += chunk.toString())
+    child.stdout?.on("data", add)
+    child.stderr?.on("data", add)
+  }
+
+  output(): string {
+    return this.text
+  }
+
+  /** Resolves when the output matches; rejects when the process exits first or time runs out. */
+  waitFor(pattern: RegExp, timeoutMs: number): Promise<RegExpExecArray> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => finish(new Error(`${this.name}: no ${pattern} within ${timeoutMs} ms:\n${this.text.slice(-4000)}`)), timeoutMs)
+      const check = () => {
+        const m = pattern.exec(this.text)
+        if (m) finish(null, m)
+      }
+      const onExit = (code: number | null) => finish(new Error(`${this.name} exited (${code}) before ${pattern}:\n${this.text.slice(-4000)}`))
+      const finish = (err: Error | null, m?: RegExpExecArray) => {
+        clearTimeout(timer)
+        this.child.stdout?.off("data", check)
+        this.child.stderr?.off("data", check)
+        this.child.off("exit", onExit)
+        if (err) reject(err)
+        else resolve(m as RegExpExecArray)
+      }
+      this.child.stdout?.on("data", check)
+      this.child.stderr?.on("data", check)
+      this.child.once("exit", onExit)
+      check()
+    })
+  }
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer()
+    server.unref()
+    server.on("error", reject)
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+/** `medusa plugin:build` then `npm pack`: the tarball a merchant's `npm install` unpacks. */
+export function buildAndPack(outDir: string, timings: StepTiming[]): { tarball: string; files: string[] } {
+  fs.mkdirSync(outDir, { recursive: true })
+  let started = Date.now()
+  execFileSync("npm", ["run", "build"], { cwd: REPO_ROOT, stdio: "pipe", env: { ...process.env, MEDUSA_DISABLE_TELEMETRY: "true" } })
+  timings.push({ step: "plugin:build", ms: Date.now() - started })
+  started = Date.now()
+  const out = execFileSync("npm", ["pack", "--json", "--pack-destination", outDir], { cwd: REPO_ROOT, encoding: "utf8" })
+  timings.push({ step: "npm pack", ms: Date.now() - started })
+  const [packed] = JSON.parse(out.slice(out.indexOf("["))) as Array<{ filename: string; files: Array<{ path: string }> }>
+  return { tarball: path.join(outDir, packed.filename), files: packed.files.map((f) => f.path) }
+}
+
+/**
+ * Creates the store folder: package.json, tsconfig.json, the README's medusa-config.ts (verbatim)
+ * and .env, node_modules (see the file comment), and `npm install`.
+ */
+export function createStore(opts: { tarball: string; medusaConfig: string; env: Record<string, string>; timings: StepTiming[] }): FreshStore {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "paylater-fresh-store-"))
+  fs.chmodSync(dir, 0o755)
+  fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify(storePackageJson(opts.tarball), null, 2))
+  fs.writeFileSync(path.join(dir, "tsconfig.json"), JSON.stringify(STORE_TSCONFIG, null, 2))
+  fs.writeFileSync(path.join(dir, "medusa-config.ts"), opts.medusaConfig)
+  fs.writeFileSync(path.join(dir, ".env"), Object.entries(opts.env).map(([k, v]) => `${k}=${v}`).join("\n") + "\n")
+  fs.mkdirSync(path.join(dir, "src"), { recursive: true })
+
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, MEDUSA_DISABLE_TELEMETRY: "true" }
+  const store = new FreshStore(dir, env, opts.timings)
+  const started = Date.now()
+  try {
+    // Hard links: seconds instead of a full copy, where the temp folder shares this disk.
+    execFileSync("cp", ["-al", path.join(REPO_ROOT, "node_modules"), path.join(dir, "node_modules")], { stdio: "pipe" })
+  } catch {
+    fs.rmSync(path.join(dir, "node_modules"), { recursive: true, force: true })
+  }
+  store.timings.push({ step: "node_modules (hard links)", ms: Date.now() - started })
+  store.run("npm install (store)", "npm", ["install", "--no-audit", "--no-fund", "--prefer-offline"], {
+    env: { ...env, npm_config_loglevel: "error" },
+  })
+  return store
+}
+
+/**
+ * What stands in front of a production Medusa: a proxy that terminates TLS and says so with
+ * `X-Forwarded-Proto: https`. In production Medusa marks its admin session cookie `Secure` and
+ * express-session only sets it on a request it believes is HTTPS, so a plain-http production server
+ * cannot keep an admin signed in. (Chromium accepts Secure cookies from http://localhost.)
+ */
+export async function startHttpsTerminatingProxy(port: number, targetPort: number): Promise<{ close(): Promise<void> }> {
+  const http = await import("node:http")
+  const server = http.createServer((req, res) => {
+    const upstream = http.request(
+      {
+        host: "127.0.0.1",
+        port: targetPort,
+        method: req.method,
+        path: req.url,
+        headers: { ...req.headers, "x-forwarded-proto": "https", "x-forwarded-for": req.socket.remoteAddress ?? "" },
+      },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers)
+        answer.pipe(res)
+      }
+    )
+    upstream.on("error", (e) => {
+      if (!res.headersSent) res.writeHead(502, { "content-type": "application/json" })
+      res.end(JSON.stringify({ message: `proxy: ${e.message}` }))
+    })
+    req.pipe(upstream)
+  })
+  // Both loopback families: "localhost" may resolve to ::1 or 127.0.0.1.
+  await new Promise<void>((resolve) => server.listen(port, resolve))
+  return {
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
+  }
+}
