@@ -52,23 +52,28 @@ const QA_ADDRESS = {
 
 type Json = Record<string, any>
 
-/** A database of its own on the test run's PostgreSQL (scripts/test.js sets DB_*). */
-async function createDatabase(name: string): Promise<string> {
+const PG = {
+  host: process.env.DB_HOST ?? "localhost",
+  port: Number(process.env.DB_PORT ?? 5432),
+  user: process.env.DB_USERNAME ?? "postgres",
+  password: process.env.DB_PASSWORD ?? "",
+}
+
+async function onServer(sql: string[]): Promise<void> {
   const { Client } = require("pg") as typeof import("pg")
-  const conn = {
-    host: process.env.DB_HOST ?? "localhost",
-    port: Number(process.env.DB_PORT ?? 5432),
-    user: process.env.DB_USERNAME ?? "postgres",
-    password: process.env.DB_PASSWORD ?? "",
-  }
-  const client = new Client({ ...conn, database: "postgres" })
+  const client = new Client({ ...PG, database: "postgres" })
   await client.connect()
   try {
-    await client.query(`DROP DATABASE IF EXISTS "${name}"`)
-    await client.query(`CREATE DATABASE "${name}"`)
+    for (const statement of sql) await client.query(statement)
   } finally {
     await client.end()
   }
+}
+
+/** A database of its own on the test run's PostgreSQL (scripts/test.js sets DB_*). */
+async function createDatabase(name: string): Promise<string> {
+  await onServer([`DROP DATABASE IF EXISTS "${name}"`, `CREATE DATABASE "${name}"`])
+  const conn = PG
   const auth = conn.password ? `${encodeURIComponent(conn.user)}:${encodeURIComponent(conn.password)}` : encodeURIComponent(conn.user)
   return `postgres://${auth}@${conn.host}:${conn.port}/${name}`
 }
@@ -107,6 +112,7 @@ describe("as installed: the npm package in a fresh Medusa store", () => {
   let sdk: Medusa
   let adminToken: string
   const orders: { link?: string; rtp?: string } = {}
+  const databaseName = `paylater_as_installed_${process.pid}`
 
   async function admin(method: string, pathname: string, body?: unknown): Promise<Json> {
     const res = await fetch(`${backend}${pathname}`, {
@@ -149,7 +155,7 @@ describe("as installed: the npm package in a fresh Medusa store", () => {
     const [publicPort, medusaPort, sandboxPort] = [await freePort(), await freePort(), await freePort()]
     backend = `http://localhost:${publicPort}`
     sandboxUrl = `http://127.0.0.1:${sandboxPort}`
-    const databaseUrl = await createDatabase(`paylater_as_installed_${process.pid}`)
+    const databaseUrl = await createDatabase(databaseName)
 
     // README section 8's .env, on this run's free ports; the rest is what create-medusa-app writes.
     const paylaterEnv = Object.fromEntries(
@@ -220,7 +226,10 @@ describe("as installed: the npm package in a fresh Medusa store", () => {
     console.log(
       `as-installed timings: ${timings.map((t) => `${t.step} ${(t.ms / 1000).toFixed(1)} s`).join(", ")}; setup total ${(total / 1000).toFixed(1)} s`
     )
-    if (store && !process.env.KEEP_FRESH_STORE) fs.rmSync(store.dir, { recursive: true, force: true })
+    if (store && !process.env.KEEP_FRESH_STORE) {
+      fs.rmSync(store.dir, { recursive: true, force: true })
+      await onServer([`DROP DATABASE IF EXISTS "${databaseName}" WITH (FORCE)`]).catch(() => undefined)
+    }
   })
 
   it("ships what a store needs and nothing else", () => {
