@@ -1,6 +1,6 @@
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { reconcileSchedule } from "../workflows/paylater-reconcile/schedule"
+import { reconcileSchedule } from "../reconciliation/schedule"
 import { payLaterReconcileWorkflow } from "../workflows/paylater-reconcile/workflow"
 
 /**
