@@ -110,7 +110,7 @@ async function main() {
         maxRedirects: 0,
         validateStatus: () => true,
       })
-      redirects.push(`${res.status} ${String(res.headers.location ?? "").replace(/^https?:\/\/[^/]+/, "").replace(/cart_[A-Za-z0-9]+/, "cart_…")}`)
+      redirects.push(`${res.status} ${String(res.headers.location ?? "").replace(/^https?:\/\/[^/]+/, "").replace(/cart_01[A-Z0-9]+/, "cart_…")}`)
     }
     await waitUntilIdle(stack.medusaPid, { minMs: EVENT_DELAY_MS + 500, maxMs: 60_000 })
     const [{ n: ordersAfterDeclines }] = await db(`select count(*)::int as n from "order"`)

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import type { WebhookStatus } from "../lib/paylater"
@@ -21,6 +22,12 @@ export interface SettleInput {
   reported?: WebhookStatus
   /** Ask PayLater about this session at most once per this many seconds, across all instances. */
   throttle_seconds?: number
+  /**
+   * When the interval's question was already asked: wait for the next slot (up to one interval)
+   * instead of answering from the records. For a shopper's return, whose redirect must reflect a
+   * payment made seconds after an earlier visit; a polling screen simply asks again later.
+   */
+  wait_for_slot?: boolean
   /**
    * Ask even when our own clock says the link or request expired but PayLater has not confirmed
    * the end: a payment made in its last minute whose webhook was lost is still found.
@@ -52,8 +59,24 @@ export type SettlementResult =
   /** PayLater did not answer; nothing changed. */
   | (Settled & { outcome: "unavailable" })
 
+const SLOT_POLL_MS = 250
+
 // A concurrent signal for the same session waits this long for the one in progress.
 const SETTLE_LOCK_WAIT_SECONDS = 15
+
+/**
+ * Emitted when a settlement processed PayLater's word that a payment is paid (a verified `success`
+ * notification, or an answer PayLater gave this settlement), with its outcome: something to
+ * subscribe to, e.g. to act on `paid_without_order`. Outcome "error" when that settlement threw.
+ */
+export const PAYLATER_PAYMENT_SETTLED_EVENT = "paylater.payment_settled"
+
+export interface PayLaterPaymentSettledData {
+  session_id: string
+  signal: SettlementSignal
+  outcome: "paid" | "paid_without_order" | "error"
+  order_id: string | null
+}
 
 function isPaid(context: PayLaterSessionContext): boolean {
   return context.session_status === "authorized" || context.session_status === "captured"
@@ -119,6 +142,17 @@ async function settledWithoutAsking(
   return null
 }
 
+/** The interval's slot to ask PayLater, waited for when the caller wants that. */
+async function statusSlot(container: MedusaContainer, sessionId: string, input: SettleInput): Promise<boolean> {
+  const seconds = input.throttle_seconds!
+  const until = Date.now() + (input.wait_for_slot ? seconds * 1000 + 500 : 0)
+  for (;;) {
+    if (await takeStatusSlot(container, sessionId, seconds)) return true
+    if (Date.now() >= until) return false
+    await sleep(SLOT_POLL_MS)
+  }
+}
+
 /** Asks PayLater once (through the provider) and applies the one transition its answer calls for. */
 async function askAndApply(
   container: MedusaContainer,
@@ -129,7 +163,7 @@ async function askAndApply(
   let asked = false
   let changed = false
   if (!isPaid(current)) {
-    if (input.throttle_seconds && !(await takeStatusSlot(container, current.session_id, input.throttle_seconds))) {
+    if (input.throttle_seconds && !(await statusSlot(container, current.session_id, input))) {
       return fromRecord(current, false)
     }
     const checkedBefore = current.session_data.paylater_status_checked_at
@@ -172,6 +206,31 @@ async function askAndApply(
  * second signal arriving meanwhile waits, then finds the first one's answer.
  */
 export async function settlePayLaterSession(container: MedusaContainer, input: SettleInput): Promise<SettlementResult> {
+  let result: SettlementResult
+  try {
+    result = await settle(container, input)
+  } catch (error) {
+    if (input.reported === "success") {
+      await announce(container, input, { outcome: "error", order_id: null })
+    }
+    throw error
+  }
+  if ((result.outcome === "paid" || result.outcome === "paid_without_order") && (result.asked || input.reported === "success")) {
+    await announce(container, input, { outcome: result.outcome, order_id: result.outcome === "paid" ? result.order_id : null })
+  }
+  return result
+}
+
+async function announce(
+  container: MedusaContainer,
+  input: SettleInput,
+  what: Pick<PayLaterPaymentSettledData, "outcome" | "order_id">
+): Promise<void> {
+  const data: PayLaterPaymentSettledData = { session_id: input.session_id, signal: input.signal, ...what }
+  await container.resolve(Modules.EVENT_BUS).emit({ name: PAYLATER_PAYMENT_SETTLED_EVENT, data })
+}
+
+async function settle(container: MedusaContainer, input: SettleInput): Promise<SettlementResult> {
   const before = await readPayLaterSession(container, input.session_id)
   if (!before) {
     return { outcome: "unknown_session", session: null, asked: false, changed: false }

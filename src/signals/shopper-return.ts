@@ -23,6 +23,7 @@ export async function settleShopperReturn(
     session_id: sessionId,
     signal: "return",
     throttle_seconds: RETURN_STATUS_INTERVAL_SECONDS,
+    wait_for_slot: true,
     // A payment approved in the link's last second is still found when the shopper comes back late.
     ask_past_expiry: true,
   })
@@ -37,8 +38,8 @@ export async function settleShopperReturn(
     outcome,
     now: new Date(),
   })
-  // For the admin's order history; best effort, never fails the shopper's redirect.
-  await recordPayLaterActivity(container, {
+  // For the admin's order history; best effort (never throws), not waited for by the shopper.
+  void recordPayLaterActivity(container, {
     ...returnEvent(session, decision, outcome),
     payment_collection_id: session.payment_collection_id,
   })

@@ -1,4 +1,4 @@
-import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { verifyWebhook, type VerifiedWebhook, type WebhookVerification } from "../lib/paylater"
 import { sessionIdFromOrderId } from "../providers/paylater/session-data"
@@ -9,18 +9,6 @@ import { settlePayLaterSession, type SettlementResult } from "../settlement/sett
 
 /** What the webhook route queues once a notification passed verification. */
 export const PAYLATER_WEBHOOK_EVENT = "paylater.webhook_received"
-
-/**
- * Emitted once a verified notification has been settled (or its settlement threw: outcome "error"),
- * whichever route received it: something to subscribe to (and what tests wait for).
- */
-export const PAYLATER_WEBHOOK_PROCESSED_EVENT = "paylater.webhook_processed"
-
-export interface PayLaterWebhookProcessedData {
-  session_id: string
-  status: VerifiedWebhook["status"]
-  outcome: SettlementResult["outcome"] | "error"
-}
 
 export interface PayLaterWebhookEventData {
   /** The registration whose secret verified it. */
@@ -90,19 +78,11 @@ export async function settleNotification(
     return null
   }
   const { webhook } = verdict
-  const sessionId = sessionIdFromOrderId(webhook.orderId)
-  const processed = (outcome: PayLaterWebhookProcessedData["outcome"]) =>
-    container.resolve(Modules.EVENT_BUS).emit({
-      name: PAYLATER_WEBHOOK_PROCESSED_EVENT,
-      data: { session_id: sessionId, status: webhook.status, outcome } satisfies PayLaterWebhookProcessedData,
-    })
-  let result: SettlementResult
-  try {
-    result = await settlePayLaterSession(container, { session_id: sessionId, signal: "webhook", reported: webhook.status })
-  } catch (error) {
-    await processed("error")
-    throw error
-  }
+  const result = await settlePayLaterSession(container, {
+    session_id: sessionIdFromOrderId(webhook.orderId),
+    signal: "webhook",
+    reported: webhook.status,
+  })
   if (!result.session) {
     logger.warn(`PayLater: webhook "${webhook.status}" for unknown order ${webhook.orderId} ignored`)
     return result
@@ -125,6 +105,5 @@ export async function settleNotification(
       occurred_at: receivedAt(options.received_at, new Date()),
     })
   }
-  await processed(result.outcome)
   return result
 }

@@ -1,13 +1,13 @@
 /**
- * Observes the plugin's deferred webhook settlement: every verified notification, from either
- * webhook route, ends in one settlement (after the event bus delay), announced as
- * `paylater.webhook_processed` (outcome "error" when it threw). Tests wait for those to finish
- * instead of sleeping, then assert the ledger. Refused (forged, malformed) notifications never get
- * this far.
+ * Observes settlements of paid PayLater payments: every verified `success` notification (either
+ * webhook route, after the event bus delay), and every poll, admin check or reconciliation that
+ * PayLater answered "paid", ends in one settlement, announced as `paylater.payment_settled`
+ * (outcome "error" when it threw). Tests wait for those to finish instead of sleeping, then assert
+ * the ledger. Refused (forged, malformed) notifications never get this far.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { Modules } from "@medusajs/framework/utils"
-import { PAYLATER_WEBHOOK_PROCESSED_EVENT } from "../../../src/signals/webhook"
+import { PAYLATER_PAYMENT_SETTLED_EVENT } from "../../../src/settlement/settle"
 import { eventually } from "./ledger"
 
 export interface PipelineWatch {
@@ -26,7 +26,7 @@ export async function watchProcessPayment(container: MedusaContainer): Promise<P
     finished += 1
     if (event.data?.outcome === "error") failed += 1
   }
-  bus.subscribe(PAYLATER_WEBHOOK_PROCESSED_EVENT, subscriber as never, { subscriberId })
+  bus.subscribe(PAYLATER_PAYMENT_SETTLED_EVENT, subscriber as never, { subscriberId })
   return {
     finished: () => finished,
     failed: () => failed,
@@ -34,7 +34,7 @@ export async function watchProcessPayment(container: MedusaContainer): Promise<P
       await eventually(async () => finished, (v) => v >= n)
     },
     async stop() {
-      bus.unsubscribe(PAYLATER_WEBHOOK_PROCESSED_EVENT, subscriber as never, { subscriberId })
+      bus.unsubscribe(PAYLATER_PAYMENT_SETTLED_EVENT, subscriber as never, { subscriberId })
     },
   }
 }
