@@ -3,6 +3,9 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { PAYLATER_ACTIVITY_MODULE } from "../modules/paylater-activity"
 import type { PayLaterActivityModuleService } from "../modules/paylater-activity/service"
 import type { RecordPayLaterEventInput } from "../modules/paylater-activity/types"
+import { decidePaymentState } from "../settlement/payment-state"
+import type { SettlementResult } from "../settlement/settle"
+import { checkEvent, type CheckSource } from "./events"
 
 /** The activity module, or null when the app did not register it (then nothing is recorded). */
 export function activityService(container: MedusaContainer): PayLaterActivityModuleService | null {
@@ -50,4 +53,31 @@ export async function recordPayLaterActivity(
     )
     return false
   }
+}
+
+/**
+ * An automatic status check (a polling screen, the reconciliation job) for the admin's history:
+ * recorded only when PayLater was asked, not awaited (one entry per answer, repeats counted).
+ */
+export function recordAutomaticCheck(
+  container: MedusaContainer,
+  result: SettlementResult,
+  source: Exclude<CheckSource, "admin">
+): void {
+  const session = result.session
+  if (!session || !result.asked) {
+    return
+  }
+  void recordPayLaterActivity(
+    container,
+    checkEvent({
+      session_id: session.session_id,
+      paylater_order_id: session.session_data.paylater_order_id ?? null,
+      source,
+      paylater_status: result.outcome === "unavailable" ? "unreachable" : (session.session_data.paylater_status ?? "unknown"),
+      state: decidePaymentState(session, new Date()).status,
+      // Reconciliation says whether it placed the payment; a screen's check is only an answer.
+      processed: source === "reconciliation" && result.outcome === "paid" && result.changed,
+    })
+  )
 }

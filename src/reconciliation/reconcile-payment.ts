@@ -2,9 +2,7 @@ import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import type { PaymentStatus } from "../lib/paylater"
 import { saveTombstones, type SessionTombstone } from "../providers/paylater/tombstones"
-import { checkEvent } from "../activity/events"
-import { recordPayLaterActivity } from "../activity/record"
-import { decidePaymentState } from "../settlement/payment-state"
+import { recordAutomaticCheck } from "../activity/record"
 import { clientForRegistration } from "../settlement/registrations"
 import { settlePayLaterSession, type SettlementResult } from "../settlement/settle"
 import type { Outcome, SessionCandidate, TombstoneCandidate } from "./select"
@@ -38,21 +36,7 @@ export async function reconcileSession(container: MedusaContainer, candidate: Se
     ask_past_expiry: true,
   })
   const outcome = outcomeOf(result)
-  const after = result.session
-  if (after && result.asked) {
-    // For the admin's order history (best effort, not awaited): one entry per answer, repeats counted.
-    void recordPayLaterActivity(
-      container,
-      checkEvent({
-        session_id: after.session_id,
-        paylater_order_id: after.session_data.paylater_order_id ?? null,
-        source: "reconciliation",
-        paylater_status: outcome === "unavailable" ? "unreachable" : (after.session_data.paylater_status ?? "unknown"),
-        state: decidePaymentState(after, new Date()).status,
-        processed: outcome === "paid" && result.changed,
-      })
-    )
-  }
+  recordAutomaticCheck(container, result, "reconciliation")
   if (result.outcome === "paid_without_order") {
     logger.error(
       `PayLater: payment ${result.session.session_data.paylater_order_id ?? result.session.session_id} (PayLater ref ${result.session.session_data.paylater_ref ?? "?"}, ${result.session.session_data.amount ?? "?"} QAR) is paid and recorded, but cart ${result.cart_id} could not be turned into an order. ` +

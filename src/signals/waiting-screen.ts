@@ -1,8 +1,7 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { checkEvent } from "../activity/events"
 import { readOrderRequestContext } from "../point-of-sale/order-context"
 import { decideOrderRequest, type OrderRequestState } from "../point-of-sale/request-state"
-import { recordPayLaterActivity } from "../activity/record"
+import { recordAutomaticCheck } from "../activity/record"
 import { decidePaymentState, type PayLaterPaymentState } from "../settlement/payment-state"
 import type { PayLaterSessionContext } from "../settlement/session"
 import { settlePayLaterSession } from "../settlement/settle"
@@ -26,19 +25,7 @@ export async function settleForScreen(
     ...(throttleSeconds === null ? {} : { throttle_seconds: throttleSeconds }),
   })
   const after = result.session
-  if (after && result.asked) {
-    // For the admin's order history, not awaited: one row per answer, repeats counted.
-    void recordPayLaterActivity(
-      container,
-      checkEvent({
-        session_id: after.session_id,
-        paylater_order_id: after.session_data.paylater_order_id ?? null,
-        source: after.for_order ? "order_widget" : "storefront",
-        paylater_status: result.outcome === "unavailable" ? "unreachable" : (after.session_data.paylater_status ?? "unknown"),
-        state: decidePaymentState(after, new Date()).status,
-      })
-    )
-  }
+  recordAutomaticCheck(container, result, after?.for_order ? "order_widget" : "storefront")
   return after
 }
 
