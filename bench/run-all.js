@@ -9,7 +9,7 @@ const path = require("node:path")
 const { spawn } = require("node:child_process")
 const { RESULTS_DIR, machine } = require("./lib/report")
 
-const ALL = ["verify", "outbound-calls", "checkout-time", "webhook-ack", "webhook-memory"]
+const ALL = ["verify", "outbound-calls", "checkout-time", "webhook-ack", "webhook-memory", "settlement"]
 const wanted = process.argv.slice(2).length ? process.argv.slice(2) : ALL
 const unknown = wanted.filter((n) => !ALL.includes(n))
 if (unknown.length) {

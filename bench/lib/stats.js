@@ -10,4 +10,7 @@ function percentile(values, p) {
 const median = (values) => percentile(values, 50)
 const round = (n, digits = 2) => (Number.isFinite(n) ? Number(n.toFixed(digits)) : n)
 
-module.exports = { percentile, median, round }
+/** A numeric knob from the environment, with a default and an upper bound. */
+const bounded = (name, fallback, max) => Math.min(Number(process.env[name]) || fallback, max)
+
+module.exports = { percentile, median, round, bounded }

@@ -5,7 +5,7 @@
  */
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { processPaymentWorkflow } from "@medusajs/core-flows"
-import { Modules } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { signWebhook } from "../../src/lib/paylater"
 import { useSandbox } from "../helpers/sandbox"
 import { PAYLATER_PROVIDER_ID, seedStore, type SeedResult } from "../helpers/seed"
@@ -115,6 +115,44 @@ medusaIntegrationTestRunner({
         expect(back.status).toBe(303)
         expect(back.location).toBe(failureUrl("declined", cart.id))
         expect(await ledger(cart.id)).toMatchObject({ orders: 0, payments: 0 })
+      })
+
+      it("places no order, logs no error and uses up no order number for declined returns (issue 13)", async () => {
+        const displayId = async (orderId: string) =>
+          (await getContainer().resolve(Modules.ORDER).retrieveOrder(orderId, { select: ["display_id"] })).display_id
+        const first = await pay()
+        const firstId = await displayId((await ledger(first.cart.id)).orderId!)
+
+        const logger = getContainer().resolve(ContainerRegistrationKeys.LOGGER)
+        const errors: string[] = []
+        const logError = logger.error
+        logger.error = (...args: Parameters<typeof logError>) => {
+          errors.push(String(args[0]))
+          return logError.apply(logger, args)
+        }
+        const declined: string[] = []
+        try {
+          for (let i = 0; i < 2; i++) {
+            const { cart, session, data } = await checkout()
+            declined.push(cart.id)
+            const back = await followToApp(api, await decideOnLink(data.payment_link_url, "decline"))
+            expect(back.location).toBe(failureUrl("declined", cart.id))
+            // Reloads, and a hand-made "success" URL: still no order, still the failure page.
+            for (const outcome of ["fail", "success"]) {
+              const again = await followToApp(api, `http://app/paylater/return/${session.id}?outcome=${outcome}`)
+              expect(again.location).toBe(failureUrl("declined", cart.id))
+            }
+          }
+        } finally {
+          logger.error = logError
+        }
+        for (const cartId of declined) {
+          expect(await ledger(cartId)).toMatchObject({ orders: 0, payments: 0 })
+        }
+        expect(errors).toEqual([])
+
+        const next = await pay()
+        expect(await displayId((await ledger(next.cart.id)).orderId!)).toBe(firstId + 1)
       })
 
       it("sends an abandoning shopper back with reason abandoned", async () => {

@@ -1,7 +1,7 @@
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { logger } from "@medusajs/framework/logger"
-import { describeReconcileSchedule, reconcileSchedule } from "../workflows/paylater-reconcile/schedule"
+import { describeReconcileSchedule, reconcileSchedule } from "../reconciliation/schedule"
 import { payLaterReconcileWorkflow } from "../workflows/paylater-reconcile/workflow"
 
 /**

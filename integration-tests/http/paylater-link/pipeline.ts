@@ -1,11 +1,13 @@
 /**
- * Observes Medusa's payment-webhook pipeline: every verified notification ends in one run of
- * processPaymentWorkflow (after the event bus delay). Tests wait for those runs to finish instead of
- * sleeping, then assert the ledger.
+ * Observes settlements of paid PayLater payments: every verified `success` notification (either
+ * webhook route, after the event bus delay), and every poll, admin check or reconciliation that
+ * PayLater answered "paid", ends in one settlement, announced as `paylater.payment_settled`
+ * (outcome "error" when it threw). Tests wait for those to finish instead of sleeping, then assert
+ * the ledger. Refused (forged, malformed) notifications never get this far.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { Modules } from "@medusajs/framework/utils"
-import { processPaymentWorkflowId } from "@medusajs/core-flows"
+import { PAYLATER_PAYMENT_SETTLED_EVENT } from "../../../src/settlement/settle"
 import { eventually } from "./ledger"
 
 export interface PipelineWatch {
@@ -16,17 +18,15 @@ export interface PipelineWatch {
 }
 
 export async function watchProcessPayment(container: MedusaContainer): Promise<PipelineWatch> {
-  const engine = container.resolve(Modules.WORKFLOW_ENGINE)
+  const bus = container.resolve(Modules.EVENT_BUS)
   let finished = 0
   let failed = 0
   const subscriberId = `paylater-test-${Date.now()}-${Math.random()}`
-  const subscriber = (event: { eventType: string; errors?: unknown[] }) => {
-    if (event.eventType === "onFinish") {
-      finished += 1
-      if (event.errors?.length) failed += 1
-    }
+  const subscriber = async (event: { data?: { outcome?: string } }) => {
+    finished += 1
+    if (event.data?.outcome === "error") failed += 1
   }
-  await engine.subscribe({ workflowId: processPaymentWorkflowId, subscriber, subscriberId } as never)
+  bus.subscribe(PAYLATER_PAYMENT_SETTLED_EVENT, subscriber as never, { subscriberId })
   return {
     finished: () => finished,
     failed: () => failed,
@@ -34,7 +34,7 @@ export async function watchProcessPayment(container: MedusaContainer): Promise<P
       await eventually(async () => finished, (v) => v >= n)
     },
     async stop() {
-      await engine.unsubscribe({ workflowId: processPaymentWorkflowId, subscriberOrId: subscriberId } as never)
+      bus.unsubscribe(PAYLATER_PAYMENT_SETTLED_EVENT, subscriber as never, { subscriberId })
     },
   }
 }

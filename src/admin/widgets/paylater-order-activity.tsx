@@ -2,7 +2,7 @@ import { defineWidgetConfig } from "@medusajs/admin-sdk"
 import { Badge, Button, Container, Copy, Heading, StatusBadge, Text, Tooltip } from "@medusajs/ui"
 import { useCallback, useEffect, useState, type ReactNode } from "react"
 
-/** What GET /admin/paylater/orders/:id/activity answers (see src/workflows/paylater-activity/timeline.ts). */
+/** What GET /admin/paylater/orders/:id/activity answers (see src/activity/timeline.ts). */
 type Tone = "grey" | "green" | "red" | "orange" | "blue"
 
 type Entry = {

@@ -40,7 +40,7 @@ export function normalizeQatarMobile(input: unknown): string {
   return `974${match[1]}`
 }
 
-export function isQatarMobile(input: unknown): boolean {
+function isQatarMobile(input: unknown): boolean {
   try {
     normalizeQatarMobile(input)
     return true

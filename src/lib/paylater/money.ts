@@ -66,7 +66,7 @@ export function parseMinorUnits(value: AmountInput, label = "amount"): bigint {
 }
 
 /** Any decimal precision → hundredths, rounding half away from zero on the digits themselves. */
-export function roundToMinorUnits(value: AmountInput, label = "amount"): bigint {
+function roundToMinorUnits(value: AmountInput, label = "amount"): bigint {
   const parts = splitDecimal(value, label)
   const roundUp = parts.fraction.length > 2 && parts.fraction.charCodeAt(2) >= 0x35 /* "5" */
   return toMinor(parts, roundUp)
@@ -98,10 +98,6 @@ export function compareAmounts(a: AmountInput, b: AmountInput): -1 | 0 | 1 {
 
 export function addAmounts(a: AmountInput, b: AmountInput): string {
   return formatMinorUnits(parseMinorUnits(a) + parseMinorUnits(b))
-}
-
-export function subtractAmounts(a: AmountInput, b: AmountInput): string {
-  return formatMinorUnits(parseMinorUnits(a) - parseMinorUnits(b))
 }
 
 /**

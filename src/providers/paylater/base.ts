@@ -29,7 +29,6 @@ import type {
   WebhookActionResult,
 } from "@medusajs/framework/types"
 import {
-  PayLaterClient,
   type PayLaterError,
   isPayLaterError,
   verifyWebhook,
@@ -38,6 +37,7 @@ import {
   type PayLaterErrorCode,
   type PaymentStatus,
 } from "../../lib/paylater"
+import { payLaterClientFor } from "./clients"
 import { toMedusaError } from "./errors"
 import { addAmounts, amountEquals, isPositive, isWithin, toAmountText } from "./money"
 import { resolveProviderOptions, type PayLaterProviderOptions, type ResolvedProviderOptions } from "./options"
@@ -51,7 +51,7 @@ import {
 import { sessionStatusFor, statusDataFor } from "./status"
 import { withStorefront } from "./templates"
 import { recordDeletedSession } from "./tombstones"
-import { findSessionForWebhook, headerOf, readWebhookBody, VERIFY_ONLY_HEADER } from "./webhook-input"
+import { readWebhookBody } from "./webhook-input"
 
 /** What a payment method needs to start collecting one attempt. */
 export interface StartPaymentInput {
@@ -116,15 +116,7 @@ export abstract class PayLaterBaseProvider extends AbstractPaymentProvider<PayLa
 
   /** Overridable so tests (and future transports) can supply their own PayLaterApi. */
   protected createApi(config: PayLaterConfig): PayLaterApi {
-    const log = this.logger_
-    return new PayLaterClient(config, {
-      logger: {
-        debug: (m) => log.debug?.(m),
-        info: (m) => log.info(m),
-        warn: (m) => log.warn(m),
-        error: (m) => log.error(m),
-      },
-    })
+    return payLaterClientFor(config, this.logger_)
   }
 
   /** The method-specific part: ask PayLater to start collecting `input.amount` under `input.orderId`. */
@@ -257,11 +249,12 @@ export abstract class PayLaterBaseProvider extends AbstractPaymentProvider<PayLa
   }
 
   /**
-   * Verified `success` → `authorized`: Medusa's payment-webhook pipeline then completes the cart,
-   * which calls authorizePayment (asking PayLater again) and records the capture once. `captured`
-   * would make processPaymentWorkflow run a capture of its own on every repeated notification.
-   * `failed` and `pending` change nothing (the pipeline skips them), so a late notification can
-   * never undo a success.
+   * Medusa's own /hooks/payment route hands every body it receives to this method, unauthenticated:
+   * a notification that fails verification is refused here (thrown), so nothing forged is ever
+   * processed. Medusa's pipeline then does nothing with a genuine one: `success` is answered
+   * NOT_SUPPORTED and `failed`/`pending` are skipped by Medusa's subscriber, because the plugin's
+   * webhook subscriber hears the same event and settles it through the one settlement path every
+   * PayLater signal uses (src/settlement). processPaymentWorkflow would be a second road.
    */
   async getWebhookActionAndData(payload: ProviderWebhookPayload["payload"]): Promise<WebhookActionResult> {
     const verification = verifyWebhook(readWebhookBody(payload), this.settings_.config.webhookSecret, {
@@ -274,24 +267,8 @@ export abstract class PayLaterBaseProvider extends AbstractPaymentProvider<PayLa
         `PayLater webhook refused: ${verification.message}`
       )
     }
-    const webhook = verification.webhook
-    const sessionId = sessionIdFromOrderId(webhook.orderId)
-    if (headerOf(payload, VERIFY_ONLY_HEADER) === "1") {
-      return { action: PaymentActions.NOT_SUPPORTED, data: { session_id: sessionId, amount: 0 } }
-    }
-    const session = await findSessionForWebhook(this.container, sessionId)
-    if (!session) {
-      this.logger_.warn(`PayLater: webhook "${webhook.status}" for unknown order ${webhook.orderId} ignored`)
-      return { action: PaymentActions.NOT_SUPPORTED }
-    }
-    const action =
-      webhook.status === "success"
-        ? PaymentActions.AUTHORIZED
-        : webhook.status === "failed"
-          ? PaymentActions.FAILED
-          : PaymentActions.PENDING
-    // Webhooks carry no amount; the session's amount is what the link was created for.
-    return { action, data: { session_id: sessionId, amount: session.amount } }
+    const action = { success: PaymentActions.NOT_SUPPORTED, failed: PaymentActions.FAILED, pending: PaymentActions.PENDING }
+    return { action: action[verification.webhook.status] }
   }
 
   protected async refreshFromPayLater(

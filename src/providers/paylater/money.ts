@@ -1,35 +1,34 @@
 import { MathBN, MedusaError } from "@medusajs/framework/utils"
 import type { BigNumberInput } from "@medusajs/framework/types"
+import { addAmounts, compareAmounts, toTwoDecimals } from "../../lib/paylater"
 
 /**
- * Money crosses into PayLater as two-decimal text. Everything here goes through Medusa's MathBN
- * (bignumber.js) so that no binary floating point ever touches an amount.
+ * The provider's side of money: Medusa hands amounts over as numbers, decimal text or BigNumber
+ * (also in its raw `{ value, precision }` form). They are read exactly with Medusa's MathBN and
+ * handed to the client's money module (src/lib/paylater/money.ts, integer dirhams), which does all
+ * the arithmetic. No binary floating point ever touches an amount.
  */
 
-// bignumber.js rounding mode ROUND_HALF_UP: 350.005 → 350.01, the way a shopper would round.
-const ROUND_HALF_UP = 4
-
-/** Accepts numbers, decimal text, Medusa BigNumber and its raw `{ value, precision }` form. */
+/** Any Medusa amount → two-decimal QAR text, rounded half up (350.005 → "350.01"). */
 export function toAmountText(amount: BigNumberInput): string {
   const value = MathBN.convert(amount)
   if (!value.isFinite()) {
     throw new MedusaError(MedusaError.Types.INVALID_DATA, "The amount is not a valid number")
   }
-  return value.toFixed(2, ROUND_HALF_UP)
+  // toFixed() without digits: the exact decimal text, never exponent notation.
+  return toTwoDecimals(value.toFixed())
 }
 
 export function amountEquals(a: string, b: string): boolean {
-  return MathBN.eq(a, b)
+  return compareAmounts(a, b) === 0
 }
 
 export function isPositive(amount: string): boolean {
-  return MathBN.gt(amount, 0)
+  return compareAmounts(amount, "0") > 0
 }
 
 export function isWithin(amount: string, min: string, max: string): boolean {
-  return MathBN.gte(amount, min) && MathBN.lte(amount, max)
+  return compareAmounts(amount, min) >= 0 && compareAmounts(amount, max) <= 0
 }
 
-export function addAmounts(a: string, b: string): string {
-  return MathBN.add(a, b).toFixed(2, ROUND_HALF_UP)
-}
+export { addAmounts }

@@ -1,7 +1,178 @@
-import { createWorkflow, transform, WorkflowResponse } from "@medusajs/framework/workflows-sdk"
-import { reconcilePayLaterBatchStep, type ReconcileResult } from "./steps/reconcile-batch"
-import { acquirePayLaterReconcileLockStep, releasePayLaterReconcileLockStep } from "./steps/run-lock"
-import { selectPayLaterReconcileBatchStep } from "./steps/select-batch"
+import { randomUUID } from "node:crypto"
+import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+import { createStep, createWorkflow, StepResponse, transform, WorkflowResponse } from "@medusajs/framework/workflows-sdk"
+import { loadSessionCandidates, loadTombstoneCandidates } from "../../reconciliation/candidates"
+import { reconcileSession, reconcileTombstone } from "../../reconciliation/reconcile-payment"
+import { idOf, payLaterLooksDown, runPool, selectBatch, type Candidate, type Outcome } from "../../reconciliation/select"
+import { readRegistrations, registrationIdOf, runSettings } from "../../settlement/registrations"
+
+/** One reconciliation run at a time: per process with the in-memory locking module, per store with locking-redis. */
+export const RECONCILE_LOCK_KEY = "paylater:reconcile"
+
+export const acquirePayLaterReconcileLockStepId = "acquire-paylater-reconcile-lock"
+
+/**
+ * Takes the run lock without waiting: a run that finds it taken ends at once (another instance, or
+ * the previous run, is doing the work). The lock expires on its own if the process dies mid-run.
+ */
+export const acquirePayLaterReconcileLockStep = createStep(
+  acquirePayLaterReconcileLockStepId,
+  async (input: { ttl_seconds: number }, { container }) => {
+    const ownerId = `paylater-reconcile:${randomUUID()}`
+    try {
+      await container.resolve(Modules.LOCKING).acquire(RECONCILE_LOCK_KEY, { ownerId, expire: input.ttl_seconds })
+    } catch {
+      container
+        .resolve(ContainerRegistrationKeys.LOGGER)
+        .debug?.("PayLater reconciliation: another run holds the lock; skipping this one")
+      return new StepResponse({ owner_id: null as string | null }, null as string | null)
+    }
+    return new StepResponse({ owner_id: ownerId as string | null }, ownerId as string | null)
+  },
+  async (ownerId, { container }) => {
+    if (ownerId) {
+      await container.resolve(Modules.LOCKING).release(RECONCILE_LOCK_KEY, { ownerId })
+    }
+  }
+)
+
+export const releasePayLaterReconcileLockStepId = "release-paylater-reconcile-lock"
+
+export const releasePayLaterReconcileLockStep = createStep(
+  releasePayLaterReconcileLockStepId,
+  async (input: { owner_id: string | null }, { container }) => {
+    if (input.owner_id) {
+      await container.resolve(Modules.LOCKING).release(RECONCILE_LOCK_KEY, { ownerId: input.owner_id })
+    }
+    return new StepResponse(undefined)
+  }
+)
+
+export interface SelectReconcileBatchInput {
+  /** Null: the run lock was not taken, nothing is selected. */
+  owner_id: string | null
+  lookback_minutes?: number
+  batch_size?: number
+  concurrency?: number
+}
+
+export interface ReconcileBatch {
+  lookback_minutes: number
+  batch_size: number
+  concurrency: number
+  eligible: number
+  deferred: number
+  batch: Candidate[]
+}
+
+export const selectPayLaterReconcileBatchStepId = "select-paylater-reconcile-batch"
+
+/** Lists what may need PayLater's answer and picks this run's batch (select.ts has the rules). */
+export const selectPayLaterReconcileBatchStep = createStep(
+  selectPayLaterReconcileBatchStepId,
+  async (input: SelectReconcileBatchInput, { container }) => {
+    const registrations = await readRegistrations(container)
+    const settings = runSettings(registrations)
+    const lookback = input.lookback_minutes ?? settings.lookbackMinutes
+    const batchSize = input.batch_size ?? settings.batchSize
+    const concurrency = input.concurrency ?? settings.concurrency
+    const empty: ReconcileBatch = {
+      lookback_minutes: lookback,
+      batch_size: batchSize,
+      concurrency,
+      eligible: 0,
+      deferred: 0,
+      batch: [],
+    }
+    if (!input.owner_id || !registrations.length) {
+      return new StepResponse(empty)
+    }
+    const now = new Date()
+    const since = new Date(now.getTime() - lookback * 60_000)
+    const providerIds = registrations.flatMap((r) => r.provider_ids)
+    const [sessions, tombstones] = await Promise.all([
+      loadSessionCandidates(container, providerIds, since),
+      loadTombstoneCandidates(container, since),
+    ])
+    const selection = selectBatch({ sessions, tombstones, now, lookbackMinutes: lookback, batchSize })
+    return new StepResponse({ ...empty, ...selection })
+  }
+)
+
+export interface ReconcileBatchInput {
+  batch: Candidate[]
+  concurrency: number
+  /** No new payment is started after this many milliseconds (those in flight finish). */
+  budget_ms: number
+}
+
+export interface ReconcileResult {
+  id: string
+  kind: Candidate["kind"]
+  outcome: Outcome
+}
+
+export interface ReconcileBatchOutput {
+  results: ReconcileResult[]
+  /** Why the run ended before its batch did, if it did. */
+  stopped: "paylater_unavailable" | "time_budget" | null
+  not_started: number
+}
+
+export const reconcilePayLaterBatchStepId = "reconcile-paylater-batch"
+
+/**
+ * Asks PayLater about each payment of the batch, a few at a time, and processes the answer as a
+ * webhook would. Stops early when PayLater keeps failing or the run's time budget is spent; what is
+ * left is picked up by the next run. Every effect is idempotent, so nothing is undone on failure.
+ */
+export const reconcilePayLaterBatchStep = createStep(
+  reconcilePayLaterBatchStepId,
+  async (input: ReconcileBatchInput, { container }) => {
+    const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
+    if (!input.batch.length) {
+      return new StepResponse<ReconcileBatchOutput>({ results: [], stopped: null, not_started: 0 })
+    }
+    const deadline = Date.now() + input.budget_ms
+    let stopped: ReconcileBatchOutput["stopped"] = null
+
+    const work = async (candidate: Candidate): Promise<Outcome> => {
+      try {
+        if (candidate.kind === "session") {
+          return await reconcileSession(container, candidate)
+        }
+        const registrationId = registrationIdOf(candidate.tombstone.provider_id)
+        return await reconcileTombstone(container, candidate, registrationId)
+      } catch (error) {
+        logger.warn(
+          `PayLater reconciliation: ${candidate.kind} ${idOf(candidate)} failed (${error instanceof Error ? error.message : String(error)}); retried next run`
+        )
+        return "unavailable"
+      }
+    }
+    const pool = await runPool(input.batch, input.concurrency, work, (done) => {
+      if (payLaterLooksDown(done)) {
+        stopped = "paylater_unavailable"
+        return true
+      }
+      if (Date.now() >= deadline) {
+        stopped = "time_budget"
+        return true
+      }
+      return false
+    })
+    if (stopped === "paylater_unavailable") {
+      logger.warn(
+        `PayLater reconciliation: PayLater did not answer ${pool.results.length} status checks in a row; ${pool.notStarted.length} payments left for the next run`
+      )
+    }
+    return new StepResponse<ReconcileBatchOutput>({
+      results: pool.results.map(({ item, result }) => ({ id: idOf(item), kind: item.kind, outcome: result })),
+      stopped,
+      not_started: pool.notStarted.length,
+    })
+  }
+)
 
 export interface PayLaterReconcileInput {
   /** Overrides of the provider options reconcileLookbackMinutes / reconcileBatchSize / reconcileConcurrency. */

@@ -1,7 +1,5 @@
 import type { IncomingMessage } from "node:http"
-
-// A PayLater notification is a few hundred bytes.
-const MAX_BYTES = 64 * 1024
+import { MAX_WEBHOOK_BYTES } from "../../../providers/paylater/webhook-input"
 
 export type BodyResult =
   | { ok: true; body: Record<string, unknown>; raw: string }
@@ -14,7 +12,7 @@ export async function readJsonObject(req: IncomingMessage): Promise<BodyResult> 
   for await (const chunk of req) {
     const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk)
     size += buffer.length
-    if (size > MAX_BYTES) {
+    if (size > MAX_WEBHOOK_BYTES) {
       return { ok: false, message: "Webhook body is too large" }
     }
     chunks.push(buffer)

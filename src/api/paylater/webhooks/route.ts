@@ -1,41 +1,48 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
-import { receivePayLaterWebhookWorkflow } from "../../../workflows/paylater-webhook/workflow"
+import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+import { PAYLATER_WEBHOOK_EVENT, verifyNotification, type PayLaterWebhookEventData } from "../../../signals/webhook"
 import { readJsonObject } from "./read-body"
 
 const RECEIVED = { message: "Webhook received successfully" }
 
+// As Medusa's own /hooks/payment route: a storefront-driven return gets a head start, and a failed
+// run is tried again (with the Redis event bus).
+const DELAY_MS = 5000
+const ATTEMPTS = 3
+
 /**
  * POST /paylater/webhooks: the URL to give PayLater for both payment methods.
  *
- * 403 + `{ message }` when the notification fails verification (PayLater's contract); 200 as soon
- * as it passes, before any database work: the session lookup, the order and the admin's history are
- * left to Medusa's payment-webhook pipeline. Genuine notifications for orders this store does not
- * know also get 200 (the pipeline logs and drops them), so PayLater stops retrying them.
+ * One parse, one verification (the webhook secret of the provider registration, read once from the
+ * configuration), then the notification is queued and PayLater answered: 403 + `{ message }` when it
+ * fails verification (PayLater's contract), 200 as soon as it passes. Everything else (is the
+ * session ours, what PayLater says, the order, the admin's history) is the deferred settlement's
+ * (src/subscribers/paylater-webhook.ts). Genuine notifications for orders this store does not know
+ * also get 200, so PayLater stops retrying them.
  */
 export async function POST(req: MedusaRequest, res: MedusaResponse): Promise<void> {
   const receivedAt = new Date().toISOString()
   const logger = req.scope.resolve(ContainerRegistrationKeys.LOGGER)
   const read = await readJsonObject(req)
-  if (!read.ok) {
-    logger.warn(`PayLater webhook refused: ${read.message}`)
-    res.status(403).json({ message: read.message })
+  const verdict = read.ok ? verifyNotification(req.scope, read.body) : { ok: false as const, message: read.message }
+  if (!verdict.ok) {
+    const message = read.ok ? `PayLater webhook refused: ${verdict.message}` : verdict.message
+    logger.warn(message)
+    res.status(403).json({ message })
     return
   }
-  const { errors } = await receivePayLaterWebhookWorkflow(req.scope).run({
-    input: { raw_body: read.raw, received_at: receivedAt },
-    throwOnError: false,
-  })
-  const error = errors?.[0]?.error as { type?: string; message?: string } | undefined
-  if (error) {
-    const refused = error.type === MedusaError.Types.UNAUTHORIZED || error.type === MedusaError.Types.NOT_ALLOWED
-    if (refused) {
-      logger.warn(error.message ?? "PayLater webhook refused")
-      res.status(403).json({ message: error.message ?? "Invalid signature" })
-      return
-    }
+  const data: PayLaterWebhookEventData = {
+    registration_id: verdict.registration_id,
+    raw_body: read.ok ? read.raw : "",
+    received_at: receivedAt,
+  }
+  try {
+    await req.scope
+      .resolve(Modules.EVENT_BUS)
+      .emit({ name: PAYLATER_WEBHOOK_EVENT, data }, { delay: DELAY_MS, attempts: ATTEMPTS })
+  } catch (error) {
     // Our own failure: a 5xx makes PayLater deliver the notification again later.
-    logger.error(`PayLater webhook could not be processed: ${error.message ?? "unknown error"}`)
+    logger.error(`PayLater webhook could not be queued: ${(error as Error)?.message ?? "unknown error"}`)
     res.status(500).json({ message: "Webhook could not be processed, please retry" })
     return
   }

@@ -1,6 +1,5 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { payLaterReturnWorkflow } from "../../../../workflows/paylater-return/workflow"
-import { redirectFor } from "./redirect"
+import { settleShopperReturn } from "../../../../signals/shopper-return"
 
 /**
  * GET /paylater/return/:session_id?outcome=success|fail
@@ -13,8 +12,7 @@ import { redirectFor } from "./redirect"
 export async function GET(req: MedusaRequest, res: MedusaResponse): Promise<void> {
   const sessionId = req.params.session_id
   const outcome = req.query.outcome === "success" || req.query.outcome === "fail" ? req.query.outcome : undefined
-  const { result } = await payLaterReturnWorkflow(req.scope).run({ input: { session_id: sessionId, outcome } })
-  const location = result.context && result.decision ? redirectFor(result.context, result.decision) : null
+  const location = await settleShopperReturn(req.scope, sessionId, outcome)
   if (!location) {
     res.status(404).json({ message: `No PayLater payment session found for ${sessionId}` })
     return

@@ -1,13 +1,13 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { MedusaError } from "@medusajs/framework/utils"
-import { sendPayLaterOrderRequestWorkflow } from "../../../../../../workflows/paylater-order-request/send-workflow"
-import { payLaterOrderRequestStateWorkflow } from "../../../../../../workflows/paylater-order-request/state-workflow"
+import { orderRequestState } from "../../../../../../signals/waiting-screen"
+import { sendPayLaterOrderRequestWorkflow } from "../../../../../../workflows/paylater-order-request/workflow"
 
 /** GET /admin/paylater/orders/:id/request-to-pay: the order's Request to Pay state, live. */
 export async function GET(req: AuthenticatedMedusaRequest, res: MedusaResponse): Promise<void> {
-  const { result } = await payLaterOrderRequestStateWorkflow(req.scope).run({ input: { order_id: req.params.id } })
+  const state = await orderRequestState(req.scope, req.params.id)
   res.setHeader("Cache-Control", "no-store")
-  res.json({ request_to_pay: result })
+  res.json({ request_to_pay: state })
 }
 
 /**
@@ -22,6 +22,6 @@ export async function POST(req: AuthenticatedMedusaRequest<{ mobile_number?: unk
   await sendPayLaterOrderRequestWorkflow(req.scope).run({
     input: { order_id: req.params.id, mobile_number: body.mobile_number },
   })
-  const { result } = await payLaterOrderRequestStateWorkflow(req.scope).run({ input: { order_id: req.params.id } })
-  res.status(201).json({ request_to_pay: result })
+  const state = await orderRequestState(req.scope, req.params.id)
+  res.status(201).json({ request_to_pay: state })
 }

@@ -1,0 +1,169 @@
+import type { PayLaterEventRecord } from "../../modules/paylater-activity/types"
+import { buildOrderActivity, paidAtOf, type ActivityFacts, type ActivityPayment, type ActivitySession } from "../timeline"
+
+const T0 = Date.parse("2026-03-01T10:00:00.000Z")
+const t = (seconds: number) => new Date(T0 + seconds * 1000).toISOString()
+
+function session(over: Partial<ActivitySession> = {}): ActivitySession {
+  return {
+    id: "payses_1",
+    provider_id: "pp_paylater_paylater",
+    status: "authorized",
+    created_at: t(0),
+    amount: "360.00",
+    currency_code: "qar",
+    payment_collection_id: "pay_col_1",
+    data: {
+      paylater_order_id: "payses_1",
+      amount: "360.00",
+      expires_at: t(3600),
+      paylater_status: "success",
+      paylater_status_code: 2,
+      paylater_ref: "PL-42",
+    },
+    ...over,
+  }
+}
+
+function payment(over: Partial<ActivityPayment> = {}): ActivityPayment {
+  return {
+    id: "pay_1",
+    session_id: "payses_1",
+    amount: "360.00",
+    currency_code: "qar",
+    captured_at: t(62),
+    canceled_at: null,
+    captures: [{ id: "capt_1", created_at: t(62), amount: "360.00" }],
+    refunds: [],
+    ...over,
+  }
+}
+
+function event(over: Partial<PayLaterEventRecord>): PayLaterEventRecord {
+  return {
+    id: "plevt_1",
+    session_id: "payses_1",
+    payment_collection_id: "pay_col_1",
+    paylater_order_id: "payses_1",
+    kind: "webhook_verified",
+    status: "success",
+    detail: null,
+    occurred_at: t(60),
+    last_occurred_at: null,
+    repeat_count: 0,
+    dedupe_key: null,
+    ...over,
+  }
+}
+
+const facts = (over: Partial<ActivityFacts> = {}): ActivityFacts => ({
+  order_id: "order_1",
+  sessions: [session()],
+  payments: [payment()],
+  events: [],
+  ...over,
+})
+
+describe("buildOrderActivity", () => {
+  it("orders the history from Medusa's records and the log, oldest first", () => {
+    const activity = buildOrderActivity(
+      facts({
+        events: [
+          event({ id: "e2", kind: "webhook_verified", status: "success", occurred_at: t(66), repeat_count: 2, last_occurred_at: t(70) }),
+          event({ id: "e1", kind: "shopper_returned", status: "success", occurred_at: t(61), detail: { url: "success" } }),
+        ],
+        payments: [payment({ refunds: [{ id: "ref_1", created_at: t(900), amount: "100.50", note: null }] })],
+      }),
+      new Date(T0 + 1000_000)
+    )
+    expect(activity.history.map((e) => [e.kind, e.at])).toEqual([
+      ["link_created", t(0)],
+      ["shopper_returned", t(61)],
+      ["captured", t(62)],
+      ["webhook_verified", t(66)],
+      ["refunded", t(900)],
+    ])
+    expect(activity.history[0]).toMatchObject({ title: "Payment link created", detail: "360.00 QAR, PayLater order payses_1" })
+    expect(activity.history[3]).toMatchObject({ repeat_count: 2, last_at: t(70) })
+    expect(activity.history[4]).toMatchObject({ title: "Refunded 100.50 QAR", tone: "blue" })
+  })
+
+  it("summarises the paid session: reference, method, state, refund window from the earliest proof of payment", () => {
+    const activity = buildOrderActivity(
+      facts({ events: [event({ kind: "shopper_returned", status: "success", occurred_at: t(61) })] }),
+      new Date(T0 + 5 * 60_000)
+    )
+    expect(activity.paylater).toMatchObject({
+      session_id: "payses_1",
+      reference: "PL-42",
+      method: "payment_link",
+      state: "paid",
+      amount: "360.00",
+      captured_amount: "360.00",
+      refunded_amount: "0.00",
+      expires_at: t(3600),
+    })
+    expect(activity.paylater!.refund_window).toEqual({
+      state: "not_yet_open",
+      paid_at: t(61),
+      opens_at: t(61 + 600),
+      closes_at: new Date(T0 + 61_000 + 29 * 86_400_000).toISOString(),
+      refundable_amount: "360.00",
+    })
+  })
+
+  it("tells partial and full refunds apart", () => {
+    const partial = buildOrderActivity(facts({ payments: [payment({ refunds: [{ id: "r", created_at: t(700), amount: "60.00", note: null }] })] }), new Date(T0 + 800_000))
+    expect(partial.paylater).toMatchObject({ state: "partially_refunded", refunded_amount: "60.00" })
+    expect(partial.paylater!.refund_window).toMatchObject({ state: "open", refundable_amount: "300.00" })
+    const full = buildOrderActivity(facts({ payments: [payment({ refunds: [{ id: "r", created_at: t(700), amount: "360.00", note: "customer" }] })] }), new Date(T0 + 800_000))
+    expect(full.paylater).toMatchObject({ state: "refunded" })
+    expect(full.paylater!.refund_window!.state).toBe("fully_refunded")
+  })
+
+  it("shows a Request to Pay with the masked number and an expiry entry once it ended unpaid", () => {
+    const rtp = session({
+      provider_id: "pp_paylater-rtp_paylater",
+      status: "pending",
+      data: { paylater_order_id: "payses_1", amount: "360.00", expires_at: t(900), mobile_number_masked: "974*****021" },
+    })
+    const activity = buildOrderActivity(facts({ sessions: [rtp], payments: [] }), new Date(T0 + 3600_000))
+    expect(activity.paylater).toMatchObject({ method: "request_to_pay", state: "expired", mobile_number_masked: "974*****021", refund_window: null })
+    expect(activity.history.map((e) => e.kind)).toEqual(["request_sent", "expired"])
+    expect(activity.history[0].detail).toBe("360.00 QAR, to 974*****021, PayLater order payses_1")
+  })
+
+  it("describes the paid session even when a newer one exists, and keeps a replaced attempt's log", () => {
+    const older = session()
+    const newer = session({ id: "payses_2", created_at: t(5000), status: "pending", data: { paylater_order_id: "payses_2" } })
+    const activity = buildOrderActivity(
+      facts({ sessions: [newer, older], events: [event({ session_id: "payses_0", kind: "shopper_returned", status: "declined", occurred_at: t(-50) })] }),
+      new Date(T0 + 6000_000)
+    )
+    expect(activity.paylater!.session_id).toBe("payses_1")
+    expect(activity.attempts).toBe(3)
+    expect(activity.history[0]).toMatchObject({ session_id: "payses_0", title: "Shopper redirected back: declined" })
+  })
+
+  it("has no summary for an order PayLater had nothing to do with", () => {
+    expect(buildOrderActivity(facts({ sessions: [], payments: [] }), new Date(T0))).toEqual({
+      order_id: "order_1",
+      paylater: null,
+      history: [],
+      attempts: 0,
+    })
+  })
+})
+
+describe("paidAtOf", () => {
+  it("takes the earliest proof of payment for the session, ignoring others' and non-success events", () => {
+    const events = [
+      { session_id: "payses_1", status: "pending", occurred_at: t(10) },
+      { session_id: "payses_2", status: "success", occurred_at: t(20) },
+      { session_id: "payses_1", status: "success", occurred_at: t(55) },
+    ]
+    expect(paidAtOf(payment(), events, "payses_1")!.toISOString()).toBe(t(55))
+    expect(paidAtOf(payment(), [], "payses_1")!.toISOString()).toBe(t(62))
+    expect(paidAtOf(undefined, [], "payses_1")).toBeNull()
+  })
+})

@@ -1,0 +1,100 @@
+import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
+import type { MedusaContainer } from "@medusajs/framework/types"
+import type { PayLaterEventRecord } from "../modules/paylater-activity/types"
+import { toAmountText } from "../providers/paylater/money"
+import type { PayLaterSessionData } from "../providers/paylater/session-data"
+import { PAYLATER_PROVIDER } from "../settlement/session"
+import { activityService } from "./record"
+import { buildOrderActivity, type ActivityFacts, type ActivityPayment, type ActivitySession, type OrderActivity } from "./timeline"
+
+type Row = Record<string, any>
+
+function amount(row: Row | undefined, field = "amount"): string {
+  const raw = row?.[`raw_${field}`] ?? row?.[field] ?? 0
+  return toAmountText(raw)
+}
+
+/**
+ * Everything the order's PayLater history is built from: the order's payment collections, their
+ * PayLater sessions and payments (captures, refunds) from the payment module, and the activity log.
+ * Throws NOT_FOUND for an unknown order. A log that cannot be read leaves the history to Medusa's
+ * own records rather than failing the page.
+ */
+export async function readOrderActivityFacts(container: MedusaContainer, orderId: string): Promise<ActivityFacts> {
+  const query = container.resolve(ContainerRegistrationKeys.QUERY)
+  const {
+    data: [order],
+  } = await query.graph({ entity: "order", fields: ["id"], filters: { id: orderId } })
+  if (!order) {
+    throw new MedusaError(MedusaError.Types.NOT_FOUND, `Order ${orderId} was not found`)
+  }
+  const { data: links } = await query.graph({
+    entity: "order_payment_collection",
+    fields: ["payment_collection_id"],
+    filters: { order_id: orderId },
+  })
+  const collectionIds = (links as Row[]).map((l) => l.payment_collection_id as string).filter(Boolean)
+  if (!collectionIds.length) {
+    return { order_id: orderId, sessions: [], payments: [], events: [] }
+  }
+
+  const payment = container.resolve(Modules.PAYMENT)
+  const sessionRows = (await payment.listPaymentSessions(
+    { payment_collection_id: collectionIds },
+    {
+      select: ["id", "provider_id", "status", "created_at", "amount", "raw_amount", "currency_code", "data", "payment_collection_id"],
+    }
+  )) as unknown as Row[]
+  const sessions: ActivitySession[] = sessionRows
+    .filter((s) => PAYLATER_PROVIDER.test(s.provider_id))
+    .map((s) => ({
+      id: s.id,
+      provider_id: s.provider_id,
+      status: s.status,
+      created_at: s.created_at,
+      amount: amount(s),
+      currency_code: s.currency_code,
+      payment_collection_id: s.payment_collection_id,
+      data: (s.data ?? {}) as PayLaterSessionData,
+    }))
+
+  const paymentRows = (await payment.listPayments(
+    { payment_collection_id: collectionIds } as never,
+    { relations: ["captures", "refunds"] }
+  )) as unknown as Row[]
+  const payments: ActivityPayment[] = paymentRows
+    .filter((p) => PAYLATER_PROVIDER.test(p.provider_id))
+    .map((p) => ({
+      id: p.id,
+      session_id: p.payment_session_id ?? p.payment_session?.id ?? null,
+      amount: amount(p),
+      currency_code: p.currency_code,
+      captured_at: p.captured_at ?? null,
+      canceled_at: p.canceled_at ?? null,
+      captures: ((p.captures ?? []) as Row[]).filter(Boolean).map((c) => ({ id: c.id, created_at: c.created_at, amount: amount(c) })),
+      refunds: ((p.refunds ?? []) as Row[])
+        .filter(Boolean)
+        .map((r) => ({ id: r.id, created_at: r.created_at, amount: amount(r), note: r.note ?? null })),
+    }))
+
+  let events: PayLaterEventRecord[] = []
+  const service = activityService(container)
+  if (service) {
+    try {
+      events = await service.listForPayments({
+        payment_collection_ids: collectionIds,
+        session_ids: sessions.map((s) => s.id),
+      })
+    } catch (error) {
+      container
+        .resolve(ContainerRegistrationKeys.LOGGER)
+        .warn(`PayLater activity: could not read the log for order ${orderId}: ${(error as Error)?.message ?? error}`)
+    }
+  }
+  return { order_id: orderId, sessions, payments, events }
+}
+
+/** Read-only: the order's PayLater summary and history (GET /admin/paylater/orders/:id/activity). */
+export async function readOrderActivity(container: MedusaContainer, orderId: string): Promise<OrderActivity> {
+  return buildOrderActivity(await readOrderActivityFacts(container, orderId), new Date())
+}

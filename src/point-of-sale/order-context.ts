@@ -1,0 +1,75 @@
+import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { toAmountText } from "../providers/paylater/money"
+import { PAYLATER_RTP_PROVIDER, readPayLaterSession, type PayLaterSessionContext } from "../settlement/session"
+
+export interface OrderRequestContext {
+  order_id: string
+  order_status: string
+  is_draft_order: boolean
+  currency_code: string
+  /** Two-decimal text; "0.00" when nothing is owed. */
+  outstanding_amount: string
+  /** Request to Pay providers enabled in the order's region. */
+  rtp_provider_ids: string[]
+  /** The most recent Request to Pay session on any of the order's payment collections. */
+  latest: PayLaterSessionContext | null
+}
+
+type Row = Record<string, any>
+
+/** Everything the point-of-sale routes decide on, read through Query. Throws NOT_FOUND for unknown orders. */
+export async function readOrderRequestContext(container: MedusaContainer, orderId: string): Promise<OrderRequestContext> {
+  const query = container.resolve(ContainerRegistrationKeys.QUERY)
+  const {
+    data: [order],
+  } = await query.graph({
+    entity: "order",
+    fields: ["id", "status", "is_draft_order", "currency_code", "region_id", "summary.*"],
+    filters: { id: orderId },
+  })
+  if (!order) {
+    throw new MedusaError(MedusaError.Types.NOT_FOUND, `Order ${orderId} was not found`)
+  }
+  const summary = (order.summary ?? {}) as Row
+  const pending = summary.raw_pending_difference ?? summary.pending_difference ?? 0
+
+  const { data: links } = await query.graph({
+    entity: "order_payment_collection",
+    fields: ["payment_collection_id"],
+    filters: { order_id: orderId },
+  })
+  const collectionIds = (links as Row[]).map((l) => l.payment_collection_id as string)
+  let latestId: string | null = null
+  if (collectionIds.length) {
+    const { data: sessions } = await query.graph({
+      entity: "payment_session",
+      fields: ["id", "provider_id", "created_at"],
+      filters: { payment_collection_id: collectionIds },
+    })
+    const rtp = (sessions as Row[])
+      .filter((s) => PAYLATER_RTP_PROVIDER.test(s.provider_id))
+      .sort((a, b) => new Date(b.created_at).getTime() - new Date(a.created_at).getTime())
+    latestId = rtp[0]?.id ?? null
+  }
+
+  let providers: string[] = []
+  if (order.region_id) {
+    const {
+      data: [region],
+    } = await query.graph({ entity: "region", fields: ["payment_providers.id"], filters: { id: order.region_id } })
+    providers = ((region?.payment_providers ?? []) as Row[])
+      .map((p) => p?.id as string)
+      .filter((id) => !!id && PAYLATER_RTP_PROVIDER.test(id))
+  }
+
+  return {
+    order_id: order.id,
+    order_status: order.status,
+    is_draft_order: !!order.is_draft_order,
+    currency_code: order.currency_code,
+    outstanding_amount: toAmountText(pending),
+    rtp_provider_ids: providers,
+    latest: latestId ? await readPayLaterSession(container, latestId) : null,
+  }
+}

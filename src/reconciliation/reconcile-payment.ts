@@ -1,0 +1,117 @@
+import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+import type { MedusaContainer } from "@medusajs/framework/types"
+import type { PaymentStatus } from "../lib/paylater"
+import { saveTombstones, type SessionTombstone } from "../providers/paylater/tombstones"
+import { recordAutomaticCheck } from "../activity/record"
+import { clientForRegistration } from "../settlement/registrations"
+import { settlePayLaterSession, type SettlementResult } from "../settlement/settle"
+import type { Outcome, SessionCandidate, TombstoneCandidate } from "./select"
+
+/** The run's report for one settled session. */
+export function outcomeOf(result: SettlementResult): Outcome {
+  switch (result.outcome) {
+    case "unknown_session":
+      return "gone"
+    case "paid":
+    case "paid_without_order":
+    case "unavailable":
+      return result.outcome
+    case "failed":
+      return result.reason === "expired" ? "expired" : "failed"
+    case "pending":
+      return result.asked ? "pending" : "skipped"
+  }
+}
+
+/**
+ * A live session, settled like any other signal with one difference: our clock's "expired" does
+ * not stop the question (only PayLater's answer ends a payment). Not throttled: runs are minutes
+ * apart and one at a time (run lock); exactly-once rests on the settlement's locks.
+ */
+export async function reconcileSession(container: MedusaContainer, candidate: SessionCandidate): Promise<Outcome> {
+  const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
+  const result = await settlePayLaterSession(container, {
+    session_id: candidate.session_id,
+    signal: "reconciliation",
+    ask_past_expiry: true,
+  })
+  const outcome = outcomeOf(result)
+  recordAutomaticCheck(container, result, "reconciliation")
+  if (result.outcome === "paid_without_order") {
+    logger.error(
+      `PayLater: payment ${result.session.session_data.paylater_order_id ?? result.session.session_id} (PayLater ref ${result.session.session_data.paylater_ref ?? "?"}, ${result.session.session_data.amount ?? "?"} QAR) is paid and recorded, but cart ${result.cart_id} could not be turned into an order. ` +
+        `Reconciliation retries on every run; if this repeats, check the cart (stock, shipping) and complete it, or refund the payment in PayLater's merchant portal.`
+    )
+  } else if (outcome === "paid" && result.changed) {
+    logger.info(`PayLater reconciliation: ${candidate.session_id} was paid at PayLater; processed as its webhook would have been`)
+  }
+  return outcome
+}
+
+async function saveOnCollection(container: MedusaContainer, collectionId: string, change: SessionTombstone): Promise<boolean> {
+  const payment = container.resolve(Modules.PAYMENT)
+  return saveTombstones(
+    {
+      read: async () => (await payment.listPaymentCollections({ id: collectionId }, { select: ["id", "metadata"] }))[0]?.metadata,
+      write: async (metadata) => {
+        await payment.updatePaymentCollections(collectionId, { metadata })
+      },
+    },
+    [change]
+  )
+}
+
+/**
+ * A deleted session. Its link or request could still be paid until it expired, and nothing in Medusa
+ * can take that payment any more (the session, and with it the amount it was for, is gone; the cart
+ * may have changed or been paid another way). A paid one is logged as an error with everything an
+ * operator needs, once; nothing is placed or refunded automatically (see docs in the report).
+ */
+export async function reconcileTombstone(
+  container: MedusaContainer,
+  candidate: TombstoneCandidate,
+  registrationId: string,
+  now: Date = new Date()
+): Promise<Outcome> {
+  const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
+  const t = candidate.tombstone
+  const client = clientForRegistration(container, registrationId)
+  if (!client) {
+    logger.warn(`PayLater reconciliation: no options found for provider ${t.provider_id}; deleted session ${t.session_id} not checked`)
+    return "unavailable"
+  }
+  let status: PaymentStatus
+  try {
+    status = await client.getPaymentStatus(t.paylater_order_id)
+  } catch {
+    return "unavailable"
+  }
+  const stamp = now.toISOString()
+  if (status.code === 2) {
+    logger.error(
+      `PayLater: ORPHANED PAYMENT. PayLater order ${t.paylater_order_id} (PayLater ref ${status.payLaterOrderId ?? "?"}) is PAID, ${t.amount} QAR, ` +
+        `but its Medusa payment session ${t.session_id} was deleted on ${t.deleted_at} (the cart changed or another payment method was chosen). ` +
+        `Cart: ${candidate.cart_id ?? "none"}; order: ${candidate.order_id ?? "none (the cart has no order)"}; payment collection: ${candidate.payment_collection_id}. ` +
+        (candidate.order_id
+          ? `The cart was completed with another payment, so the shopper has paid twice: refund ${t.paylater_order_id} in PayLater's merchant portal.`
+          : `No order was placed for this money: contact the shopper, then create the order by hand (e.g. a draft order) or refund ${t.paylater_order_id} in PayLater's merchant portal.`) +
+        ` PayLater accepts a refund from 10 minutes after the payment. Reported once.`
+    )
+    const saved = await saveOnCollection(container, candidate.payment_collection_id, {
+      ...t,
+      outcome: "paid",
+      settled_at: stamp,
+      paylater_ref: status.payLaterOrderId,
+    })
+    if (!saved) {
+      logger.error(`PayLater reconciliation: could not mark orphaned payment ${t.paylater_order_id} as reported; it will be reported again`)
+    }
+    return "orphan_paid"
+  }
+  if (status.code === 3) {
+    await saveOnCollection(container, candidate.payment_collection_id, { ...t, outcome: "failed", settled_at: stamp })
+    return "failed"
+  }
+  await saveOnCollection(container, candidate.payment_collection_id, { ...t, checked_at: stamp } as SessionTombstone)
+  return "pending"
+}

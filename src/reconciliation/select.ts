@@ -1,0 +1,191 @@
+/**
+ * Which PayLater payments one reconciliation run asks about, in what order, and how the run is
+ * bounded. Pure: no Medusa, no clock of its own, so every rule is unit-tested.
+ */
+import type { SessionTombstone } from "../providers/paylater/tombstones"
+import type { PayLaterSessionData } from "../providers/paylater/session-data"
+
+/** A payment session row as the loader reads it, with its cart and order. */
+export interface SessionCandidate {
+  kind: "session"
+  session_id: string
+  provider_id: string
+  status: string
+  created_at: string
+  authorized_at: string | null
+  data: PayLaterSessionData
+  payment_collection_id: string
+  cart_id: string | null
+  /** The cart's order (storefront) or the collection's order (point of sale). */
+  order_id: string | null
+}
+
+/** A deleted session, from its payment collection's metadata. */
+export interface TombstoneCandidate {
+  kind: "tombstone"
+  payment_collection_id: string
+  cart_id: string | null
+  order_id: string | null
+  tombstone: SessionTombstone & { checked_at?: string }
+}
+
+export type Candidate = SessionCandidate | TombstoneCandidate
+
+export interface SelectionInput {
+  sessions: SessionCandidate[]
+  tombstones: TombstoneCandidate[]
+  now: Date
+  lookbackMinutes: number
+  batchSize: number
+}
+
+export interface Selection {
+  batch: Candidate[]
+  /** Candidates that needed asking. */
+  eligible: number
+  /** Eligible but left for the next run (over the batch size). */
+  deferred: number
+}
+
+/**
+ * A paid session left without an order gets this long for the completion that authorized it to
+ * finish before the job retries it (completion holds the cart lock meanwhile anyway).
+ */
+export const STUCK_AFTER_MS = 60_000
+
+const time = (iso: string | null | undefined): number => {
+  const t = iso ? Date.parse(iso) : NaN
+  return Number.isNaN(t) ? 0 : t
+}
+
+/** Why a session is worth asking PayLater about, or null when it is not. */
+export function sessionReason(c: SessionCandidate, now: Date, lookbackMinutes: number): "pending" | "paid_without_order" | null {
+  if (time(c.created_at) < now.getTime() - lookbackMinutes * 60_000) {
+    return null
+  }
+  if (typeof c.data?.paylater_order_id !== "string" || !c.data.paylater_order_id) {
+    // Never reached PayLater (the create failed): there is nothing to ask about.
+    return null
+  }
+  if (c.status === "pending") {
+    return c.data.paylater_status_code === 3 ? null : "pending"
+  }
+  if (c.status === "authorized" && c.cart_id && !c.order_id) {
+    // PayLater said paid and Medusa recorded the payment, but the cart never became an order.
+    return now.getTime() - time(c.authorized_at ?? c.created_at) >= STUCK_AFTER_MS ? "paid_without_order" : null
+  }
+  return null
+}
+
+export function tombstoneIsOpen(c: TombstoneCandidate, now: Date, lookbackMinutes: number): boolean {
+  const t = c.tombstone
+  if (t.outcome) {
+    return false
+  }
+  const born = time(t.created_at) || time(t.deleted_at)
+  return born >= now.getTime() - lookbackMinutes * 60_000
+}
+
+/** What we last learned about it: the oldest knowledge is refreshed first. */
+function staleness(c: Candidate): number {
+  if (c.kind === "session") {
+    return time(c.data.paylater_status_checked_at) || time(c.created_at)
+  }
+  return time(c.tombstone.checked_at) || time(c.tombstone.deleted_at)
+}
+
+/**
+ * Paid-without-order first (money taken, no order: the worst state), then every other candidate by
+ * how long ago PayLater was last asked about it (never asked counts from its creation or deletion).
+ * Sessions a screen or webhook just refreshed thus wait, and a long queue is worked through in
+ * turns instead of the same first N every run. Ties keep a stable order by id.
+ */
+export function selectBatch(input: SelectionInput): Selection {
+  const { now, lookbackMinutes, batchSize } = input
+  const urgent: Candidate[] = []
+  const rest: Candidate[] = []
+  for (const s of input.sessions) {
+    const reason = sessionReason(s, now, lookbackMinutes)
+    if (reason === "paid_without_order") urgent.push(s)
+    else if (reason === "pending") rest.push(s)
+  }
+  for (const t of input.tombstones) {
+    if (tombstoneIsOpen(t, now, lookbackMinutes)) rest.push(t)
+  }
+  const byStaleness = (a: Candidate, b: Candidate) => staleness(a) - staleness(b) || idOf(a).localeCompare(idOf(b))
+  urgent.sort(byStaleness)
+  rest.sort(byStaleness)
+  const ordered = [...urgent, ...rest]
+  const size = Math.max(0, Math.floor(batchSize))
+  return { batch: ordered.slice(0, size), eligible: ordered.length, deferred: Math.max(0, ordered.length - size) }
+}
+
+export function idOf(c: Candidate): string {
+  return c.kind === "session" ? c.session_id : c.tombstone.session_id
+}
+
+export type Outcome =
+  /** PayLater confirmed the payment and the order exists (or, point of sale, the payment is recorded). */
+  | "paid"
+  /** PayLater confirmed the payment, but the cart could not become an order (logged as an error). */
+  | "paid_without_order"
+  | "failed"
+  | "expired"
+  | "pending"
+  /** A deleted session PayLater reports paid: logged as an error for the operator. */
+  | "orphan_paid"
+  /** Not asked: the session was settled by a webhook, return or poll between listing and asking. */
+  | "skipped"
+  /** PayLater did not answer (timeout, 5xx, garbage): asked again next run. */
+  | "unavailable"
+  /** The session disappeared between listing and asking. */
+  | "gone"
+
+/** Failures in a row after which a run stops: PayLater is down, hammering it helps nobody. */
+export const MAX_CONSECUTIVE_UNAVAILABLE = 3
+
+export interface PoolResult<T, R> {
+  results: Array<{ item: T; result: R }>
+  /** Items never started because `stop` said so. */
+  notStarted: T[]
+}
+
+/**
+ * Runs `work` over `items` with at most `concurrency` at a time, in order. Before each start,
+ * `stop(resultsSoFar)` may end the run (time budget, PayLater down); items in flight finish.
+ * `work` must not throw (it returns its outcome); a throw is reported by the pool as is.
+ */
+export async function runPool<T, R>(
+  items: T[],
+  concurrency: number,
+  work: (item: T) => Promise<R>,
+  stop: (done: R[]) => boolean = () => false
+): Promise<PoolResult<T, R>> {
+  const results: Array<{ item: T; result: R }> = []
+  const done: R[] = []
+  let next = 0
+  let stopped = false
+  const lane = async () => {
+    while (!stopped && next < items.length) {
+      if (stop(done)) {
+        stopped = true
+        break
+      }
+      const item = items[next++]
+      const result = await work(item)
+      results.push({ item, result })
+      done.push(result)
+    }
+  }
+  const lanes = Math.max(1, Math.min(Math.floor(concurrency) || 1, items.length))
+  await Promise.all(Array.from({ length: lanes }, lane))
+  return { results, notStarted: items.slice(next) }
+}
+
+/** True once the last `limit` finished outcomes were all "unavailable". */
+export function payLaterLooksDown(outcomes: Outcome[], limit = MAX_CONSECUTIVE_UNAVAILABLE): boolean {
+  if (outcomes.length < limit) {
+    return false
+  }
+  return outcomes.slice(-limit).every((o) => o === "unavailable")
+}

@@ -1,0 +1,256 @@
+import { setTimeout as sleep } from "node:timers/promises"
+import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+import type { MedusaContainer } from "@medusajs/framework/types"
+import type { WebhookStatus } from "../lib/paylater"
+import type { PayLaterFailureReason } from "../providers/paylater/session-data"
+import { recordOrderCaptures } from "./order-captures"
+import { decidePaymentState } from "./payment-state"
+import { readPayLaterSession, type PayLaterSessionContext } from "./session"
+import { authorizeUnderLock, completePaidCart, rereadSessionRow, takeStatusSlot } from "./transitions"
+
+/** Who is asking: every PayLater signal settles through settlePayLaterSession. */
+export type SettlementSignal = "webhook" | "return" | "reconciliation" | "admin" | "poll"
+
+export interface SettleInput {
+  session_id: string
+  signal: SettlementSignal
+  /**
+   * A verified notification's status. `pending` and `failed` are taken at their word: PayLater is
+   * not asked and nothing changes (a late one must never undo a success, and a declined card may be
+   * retried on the same link). `success` is confirmed with PayLater before anything is placed.
+   */
+  reported?: WebhookStatus
+  /** Ask PayLater about this session at most once per this many seconds, across all instances. */
+  throttle_seconds?: number
+  /**
+   * When the interval's question was already asked: wait for the next slot (up to one interval)
+   * instead of answering from the records. For a shopper's return, whose redirect must reflect a
+   * payment made seconds after an earlier visit; a polling screen simply asks again later.
+   */
+  wait_for_slot?: boolean
+  /**
+   * Ask even when our own clock says the link or request expired but PayLater has not confirmed
+   * the end: a payment made in its last minute whose webhook was lost is still found.
+   */
+  ask_past_expiry?: boolean
+}
+
+interface Settled {
+  /** The session as it is after settlement. */
+  session: PayLaterSessionContext
+  /** PayLater's status operation was called by this settlement (answered or not). */
+  asked: boolean
+  /** This settlement moved the session or placed its order (not a repeat of earlier news). */
+  changed: boolean
+}
+
+/**
+ * The one answer every signal gets. `paid_without_order` is its own outcome on purpose: PayLater
+ * has the shopper's money and the payment is recorded, but the cart could not become an order
+ * (stock, shipping, a changed cart). It needs somebody to act (complete by hand or refund), so a
+ * caller records it and never reads it as a decline.
+ */
+export type SettlementResult =
+  | { outcome: "unknown_session"; session: null; asked: false; changed: false }
+  | (Settled & { outcome: "paid"; order_id: string | null })
+  | (Settled & { outcome: "paid_without_order"; cart_id: string; error: string })
+  | (Settled & { outcome: "failed"; reason: PayLaterFailureReason })
+  | (Settled & { outcome: "pending" })
+  /** PayLater did not answer; nothing changed. */
+  | (Settled & { outcome: "unavailable" })
+
+const SLOT_POLL_MS = 250
+
+// A concurrent signal for the same session waits this long for the one in progress.
+const SETTLE_LOCK_WAIT_SECONDS = 15
+
+/**
+ * Emitted when a settlement processed PayLater's word that a payment is paid (a verified `success`
+ * notification, or an answer PayLater gave this settlement), with its outcome: something to
+ * subscribe to, e.g. to act on `paid_without_order`. Outcome "error" when that settlement threw.
+ */
+export const PAYLATER_PAYMENT_SETTLED_EVENT = "paylater.payment_settled"
+
+export interface PayLaterPaymentSettledData {
+  session_id: string
+  signal: SettlementSignal
+  outcome: "paid" | "paid_without_order" | "error"
+  order_id: string | null
+}
+
+function isPaid(context: PayLaterSessionContext): boolean {
+  return context.session_status === "authorized" || context.session_status === "captured"
+}
+
+/** PayLater itself said the payment failed or expired (not merely our clock). */
+function endConfirmed(context: PayLaterSessionContext): boolean {
+  return (
+    context.session_data.paylater_status_code === 3 ||
+    context.session_status === "error" ||
+    context.session_status === "canceled"
+  )
+}
+
+/** What the records say, with no question asked and nothing changed. */
+function fromRecord(session: PayLaterSessionContext, asked: boolean, changed = false): SettlementResult {
+  const state = decidePaymentState(session, new Date())
+  switch (state.status) {
+    case "paid":
+      return { outcome: "paid", order_id: state.order_id, session, asked, changed }
+    case "declined":
+      return { outcome: "failed", reason: session.session_data.paylater_failure_reason ?? "declined", session, asked, changed }
+    case "expired":
+      return { outcome: "failed", reason: "expired", session, asked, changed }
+    default:
+      return { outcome: "pending", session, asked, changed }
+  }
+}
+
+/**
+ * Settled without asking PayLater: already paid with its order (a repeat), a notification's
+ * pending/failed, or an end PayLater confirmed. Null when PayLater must be asked or a paid cart
+ * still needs its order.
+ */
+async function settledWithoutAsking(
+  container: MedusaContainer,
+  session: PayLaterSessionContext,
+  input: SettleInput
+): Promise<SettlementResult | null> {
+  if (isPaid(session)) {
+    if (session.cart_id && !session.order_id) {
+      return null
+    }
+    if (session.for_order && session.order_id) {
+      // Heals a point-of-sale payment settled before its order transaction was recorded.
+      await recordOrderCaptures(container, session.session_id, session.order_id)
+    }
+    return { outcome: "paid", order_id: session.order_id, session, asked: false, changed: false }
+  }
+  if (input.reported === "pending" || input.reported === "failed") {
+    const recorded = fromRecord(session, false)
+    return recorded.outcome === "failed" || input.reported === "pending"
+      ? recorded
+      : { outcome: "failed", reason: "declined", session, asked: false, changed: false }
+  }
+  const state = decidePaymentState(session, new Date())
+  if (state.status === "declined" || state.status === "expired") {
+    const unconfirmedExpiry = state.status === "expired" && !endConfirmed(session)
+    if (!(input.ask_past_expiry && unconfirmedExpiry)) {
+      return fromRecord(session, false)
+    }
+  }
+  return null
+}
+
+/** The interval's slot to ask PayLater, waited for when the caller wants that. */
+async function statusSlot(container: MedusaContainer, sessionId: string, input: SettleInput): Promise<boolean> {
+  const seconds = input.throttle_seconds!
+  const until = Date.now() + (input.wait_for_slot ? seconds * 1000 + 500 : 0)
+  for (;;) {
+    if (await takeStatusSlot(container, sessionId, seconds)) return true
+    if (Date.now() >= until) return false
+    await sleep(SLOT_POLL_MS)
+  }
+}
+
+/** Asks PayLater once (through the provider) and applies the one transition its answer calls for. */
+async function askAndApply(
+  container: MedusaContainer,
+  session: PayLaterSessionContext,
+  input: SettleInput
+): Promise<SettlementResult> {
+  let current = session
+  let asked = false
+  let changed = false
+  if (!isPaid(current)) {
+    if (input.throttle_seconds && !(await statusSlot(container, current.session_id, input))) {
+      return fromRecord(current, false)
+    }
+    const checkedBefore = current.session_data.paylater_status_checked_at
+    const authorized = await authorizeUnderLock(container, current)
+    asked = true
+    current = await rereadSessionRow(container, current)
+    if (!authorized) {
+      // Medusa writes what PayLater said onto the session even when it refuses to authorize.
+      const answered = current.session_data.paylater_status_checked_at !== checkedBefore
+      const result = fromRecord(current, asked, answered && current.session_status !== session.session_status)
+      return answered || result.outcome !== "pending" ? result : { outcome: "unavailable", session: current, asked, changed: false }
+    }
+    changed = true
+  }
+  if (current.for_order && current.order_id) {
+    await recordOrderCaptures(container, current.session_id, current.order_id)
+  }
+  if (!current.cart_id || current.order_id) {
+    return { outcome: "paid", order_id: current.order_id, session: current, asked, changed }
+  }
+  const completion = await completePaidCart(container, current.cart_id)
+  if (completion.order_id !== null) {
+    return { outcome: "paid", order_id: completion.order_id, session: { ...current, order_id: completion.order_id }, asked, changed: true }
+  }
+  container
+    .resolve(ContainerRegistrationKeys.LOGGER)
+    .warn(`PayLater: ${current.session_id} is paid but cart ${current.cart_id} could not be completed: ${completion.error}`)
+  return { outcome: "paid_without_order", cart_id: current.cart_id, error: completion.error, session: current, asked, changed }
+}
+
+/**
+ * The one settlement path. Given a PayLater payment session, it asks PayLater at most once (or takes
+ * a verified notification's word for pending/failed) and applies one idempotent transition:
+ * paid → the payment and its capture are recorded and the cart completed with Medusa's own
+ * completion (or, for a point-of-sale session, the capture added to the order); failed or expired →
+ * the reason is recorded on the session (by the provider's answer); pending → nothing.
+ *
+ * Cart completion starts only once PayLater said paid, so an unpaid visit never creates (and rolls
+ * back) an order. Per session, settlements run one at a time across instances (locking module): a
+ * second signal arriving meanwhile waits, then finds the first one's answer.
+ */
+export async function settlePayLaterSession(container: MedusaContainer, input: SettleInput): Promise<SettlementResult> {
+  let result: SettlementResult
+  try {
+    result = await settle(container, input)
+  } catch (error) {
+    if (input.reported === "success") {
+      await announce(container, input, { outcome: "error", order_id: null })
+    }
+    throw error
+  }
+  if ((result.outcome === "paid" || result.outcome === "paid_without_order") && (result.asked || input.reported === "success")) {
+    await announce(container, input, { outcome: result.outcome, order_id: result.outcome === "paid" ? result.order_id : null })
+  }
+  return result
+}
+
+async function announce(
+  container: MedusaContainer,
+  input: SettleInput,
+  what: Pick<PayLaterPaymentSettledData, "outcome" | "order_id">
+): Promise<void> {
+  const data: PayLaterPaymentSettledData = { session_id: input.session_id, signal: input.signal, ...what }
+  await container.resolve(Modules.EVENT_BUS).emit({ name: PAYLATER_PAYMENT_SETTLED_EVENT, data })
+}
+
+async function settle(container: MedusaContainer, input: SettleInput): Promise<SettlementResult> {
+  const before = await readPayLaterSession(container, input.session_id)
+  if (!before) {
+    return { outcome: "unknown_session", session: null, asked: false, changed: false }
+  }
+  const quick = await settledWithoutAsking(container, before, input)
+  if (quick) {
+    return quick
+  }
+  try {
+    return await container.resolve(Modules.LOCKING).execute(
+      `paylater:settle:${before.session_id}`,
+      async () => {
+        // Another signal may have settled it while we waited for the lock.
+        const current = await rereadSessionRow(container, before)
+        return (await settledWithoutAsking(container, current, input)) ?? (await askAndApply(container, current, input))
+      },
+      { timeout: SETTLE_LOCK_WAIT_SECONDS }
+    )
+  } catch {
+    // The lock was not free in time: somebody else is settling it right now.
+    return fromRecord(before, false)
+  }
+}

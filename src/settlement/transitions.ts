@@ -1,0 +1,124 @@
+import { randomUUID } from "node:crypto"
+import { setTimeout as sleep } from "node:timers/promises"
+import { completeCartWorkflowId } from "@medusajs/core-flows"
+import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+import type { MedusaContainer } from "@medusajs/framework/types"
+import type { PayLaterSessionData } from "../providers/paylater/session-data"
+import type { PayLaterSessionContext } from "./session"
+
+/**
+ * The effects settlement applies, each idempotent and each under the lock the rest of Medusa uses
+ * for the same thing, so a webhook, a return, a poll, the job and an admin can run them at once.
+ */
+
+// Long enough for a cart completion already holding the cart lock to finish.
+const CART_LOCK_WAIT_SECONDS = 5
+
+/**
+ * One slot per session per interval, taken in the locking module and left to expire (never
+ * released): concurrent callers, even on several servers with the Redis locking provider, ask
+ * PayLater once per interval. False when the slot is taken.
+ */
+export async function takeStatusSlot(container: MedusaContainer, sessionId: string, seconds: number): Promise<boolean> {
+  try {
+    await container.resolve(Modules.LOCKING).acquire(`paylater:status-slot:${sessionId}`, {
+      ownerId: `paylater-status:${randomUUID()}`,
+      expire: seconds,
+    })
+    return true
+  } catch {
+    return false
+  }
+}
+
+/**
+ * Asks PayLater through the provider by authorizing the session (its authorizePayment calls the
+ * status operation): a pending or failed answer is written onto the session (status, data with the
+ * failure reason) and refused, quietly; a success creates the payment and its capture once (the
+ * payment module returns the recorded payment on a repeat). Under the cart's own lock, the one cart
+ * completion takes. True when the session is authorized now.
+ */
+export async function authorizeUnderLock(container: MedusaContainer, context: PayLaterSessionContext): Promise<boolean> {
+  const payment = container.resolve(Modules.PAYMENT)
+  const key = context.cart_id ?? `paylater:collection:${context.payment_collection_id}`
+  try {
+    return await container.resolve(Modules.LOCKING).execute(
+      key,
+      async () => {
+        try {
+          return !!(await payment.authorizePaymentSession(context.session_id, {}))
+        } catch {
+          // Not paid (yet), or PayLater unreachable: what it said, if anything, is on the session now.
+          return false
+        }
+      },
+      { timeout: CART_LOCK_WAIT_SECONDS }
+    )
+  } catch {
+    return false
+  }
+}
+
+/** The session row again (status and data), after something may have written to it. */
+export async function rereadSessionRow(
+  container: MedusaContainer,
+  context: PayLaterSessionContext
+): Promise<PayLaterSessionContext> {
+  const [row] = await container
+    .resolve(Modules.PAYMENT)
+    .listPaymentSessions({ id: context.session_id }, { select: ["id", "status", "data"], take: 1 })
+  return row
+    ? { ...context, session_status: row.status, session_data: (row.data ?? {}) as PayLaterSessionData }
+    : context
+}
+
+// The cart lock itself waits; these retries only cover a run that gave up on it.
+const COMPLETE_ATTEMPTS = 3
+const COMPLETE_PAUSE_MS = 500
+
+function isLockConflict(message: string): boolean {
+  return /lock|already being completed|conflict/i.test(message)
+}
+
+async function orderOfCart(container: MedusaContainer, cartId: string): Promise<string | null> {
+  const {
+    data: [link],
+  } = await container
+    .resolve(ContainerRegistrationKeys.QUERY)
+    .graph({ entity: "order_cart", fields: ["order_id"], filters: { cart_id: cartId } })
+  return link?.order_id ?? null
+}
+
+export type CartCompletion = { order_id: string } | { order_id: null; error: string }
+
+/**
+ * Medusa's own cart completion, run top level so that it takes the cart lock (nested, its lock step
+ * is skipped). Only called for a session already authorized: completion's authorization then
+ * returns the recorded payment at once, so it never asks PayLater and never fails on payment. Safe
+ * to repeat: a second run finds the order and creates nothing.
+ */
+export async function completePaidCart(container: MedusaContainer, cartId: string): Promise<CartCompletion> {
+  const engine = container.resolve(Modules.WORKFLOW_ENGINE)
+  let message = "cart completion did not finish"
+  for (let attempt = 1; attempt <= COMPLETE_ATTEMPTS; attempt++) {
+    const { result, errors, transaction } = await engine.run(completeCartWorkflowId, {
+      input: { id: cartId },
+      throwOnError: false,
+    })
+    const error = errors?.[0]?.error as { message?: string } | undefined
+    const orderId = (result as { id?: string } | undefined)?.id
+    if (!error && transaction?.hasFinished?.() && orderId) {
+      return { order_id: orderId }
+    }
+    message = error?.message ?? message
+    if (error && !isLockConflict(message)) {
+      break
+    }
+    if (attempt < COMPLETE_ATTEMPTS) {
+      await sleep(COMPLETE_PAUSE_MS * attempt)
+    }
+  }
+  // Another run (a webhook beside a return) may have placed it meanwhile.
+  const orderId = await orderOfCart(container, cartId)
+  return orderId ? { order_id: orderId } : { order_id: null, error: message }
+}

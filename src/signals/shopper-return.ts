@@ -1,0 +1,47 @@
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { returnEvent } from "../activity/events"
+import { recordPayLaterActivity } from "../activity/record"
+import { decideReturn, redirectFor, type ReturnOutcomeHint } from "../settlement/return-destination"
+import { settlePayLaterSession } from "../settlement/settle"
+
+/**
+ * A return visit asks PayLater about the session at most once per this many seconds, whichever
+ * instance serves it (the return route is public: a session id must not buy unlimited calls).
+ */
+export const RETURN_STATUS_INTERVAL_SECONDS = 5
+
+/**
+ * The shopper is back from PayLater: settle (the order is placed only if PayLater says paid) and
+ * say where to send them. Null for sessions that are not PayLater's (or have no storefront URLs).
+ */
+export async function settleShopperReturn(
+  container: MedusaContainer,
+  sessionId: string,
+  outcome: ReturnOutcomeHint
+): Promise<string | null> {
+  const result = await settlePayLaterSession(container, {
+    session_id: sessionId,
+    signal: "return",
+    throttle_seconds: RETURN_STATUS_INTERVAL_SECONDS,
+    wait_for_slot: true,
+    // A payment approved in the link's last second is still found when the shopper comes back late.
+    ask_past_expiry: true,
+  })
+  if (!result.session) {
+    return null
+  }
+  const session = result.session
+  const decision = decideReturn({
+    order_id: result.outcome === "paid" ? result.order_id : session.order_id,
+    session_status: session.session_status,
+    session_data: session.session_data,
+    outcome,
+    now: new Date(),
+  })
+  // For the admin's order history; best effort (never throws), not waited for by the shopper.
+  void recordPayLaterActivity(container, {
+    ...returnEvent(session, decision, outcome),
+    payment_collection_id: session.payment_collection_id,
+  })
+  return redirectFor(session, decision)
+}

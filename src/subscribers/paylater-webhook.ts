@@ -1,0 +1,41 @@
+import type { SubscriberArgs, SubscriberConfig } from "@medusajs/framework"
+import { PaymentWebhookEvents } from "@medusajs/framework/utils"
+import type { ProviderWebhookPayload } from "@medusajs/framework/types"
+import { readWebhookBody } from "../providers/paylater/webhook-input"
+import { registrationIdOf } from "../settlement/registrations"
+import { PAYLATER_PROVIDER } from "../settlement/session"
+import { PAYLATER_WEBHOOK_EVENT, settleNotification, type PayLaterWebhookEventData } from "../signals/webhook"
+
+type Event = PayLaterWebhookEventData | ProviderWebhookPayload
+
+/**
+ * The deferred half of a PayLater notification, whichever route received it:
+ * - our POST /paylater/webhooks (verified before it answered, queued as `paylater.webhook_received`);
+ * - Medusa's own POST /hooks/payment/pp_paylater_<id> (`payment.webhook_received`, unauthenticated:
+ *   the provider refuses forged bodies in Medusa's subscriber, and answers genuine ones
+ *   NOT_SUPPORTED so that Medusa's pipeline leaves them to this one).
+ * Either way: parsed and verified once here, then settled (src/signals/webhook.ts).
+ */
+export default async function payLaterWebhookHandler({ event, container }: SubscriberArgs<Event>): Promise<void> {
+  const data = event.data
+  if (event.name === PAYLATER_WEBHOOK_EVENT) {
+    const ours = data as PayLaterWebhookEventData
+    await settleNotification(container, readWebhookBody({ data: {}, rawData: ours.raw_body, headers: {} }), {
+      registration_id: ours.registration_id,
+      received_at: ours.received_at,
+    })
+    return
+  }
+  const core = data as ProviderWebhookPayload
+  if (!core?.provider || !PAYLATER_PROVIDER.test(`pp_${core.provider.replace(/^pp_/, "")}`)) {
+    return
+  }
+  await settleNotification(container, readWebhookBody(core.payload), {
+    registration_id: registrationIdOf(`pp_${core.provider.replace(/^pp_/, "")}`),
+  })
+}
+
+export const config: SubscriberConfig = {
+  event: [PAYLATER_WEBHOOK_EVENT, PaymentWebhookEvents.WebhookReceived],
+  context: { subscriberId: "paylater-webhook" },
+}
