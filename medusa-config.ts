@@ -96,6 +96,9 @@ const paylaterOptions = {
   timeoutMs: env.PAYLATER_TIMEOUT_MS ? Number(env.PAYLATER_TIMEOUT_MS) : undefined,
   // Validity of a Request to Pay (1-1440 minutes); a short one lets a test watch a request expire.
   requestToPayExpiryMinutes: env.PAYLATER_RTP_EXPIRY_MINUTES ? Number(env.PAYLATER_RTP_EXPIRY_MINUTES) : undefined,
+  // Shopper look-up before a payment ("request-to-pay" | "all" | "off") and how long it may take.
+  eligibilityCheck: env.PAYLATER_ELIGIBILITY_CHECK as "request-to-pay" | "all" | "off" | undefined,
+  eligibilityTimeoutMs: env.PAYLATER_ELIGIBILITY_TIMEOUT_MS ? Number(env.PAYLATER_ELIGIBILITY_TIMEOUT_MS) : undefined,
   backendUrl: env.MEDUSA_BACKEND_URL ?? "http://localhost:9000",
   storefrontUrl: env.STOREFRONT_URL ?? "http://localhost:8000",
 }
