@@ -15,11 +15,12 @@ export interface Seen {
   headers: http.IncomingHttpHeaders
 }
 
-export type Answer = { status: number; body?: unknown; delayMs?: number } | "drop"
+export type Answer = { status: number; body?: unknown; delayMs?: number; raw?: string; contentType?: string } | "drop"
 export type Handler = (seen: Seen) => Answer
 
 export interface FakeStore {
   sdk: Medusa
+  url: string
   seen: Seen[]
   /** Handlers by "METHOD /path" (exact) or "METHOD /prefix*"; answered in order for repeated calls. */
   on(route: string, ...answers: Array<Answer | Handler>): void
@@ -55,8 +56,8 @@ export async function startFakeStore(): Promise<FakeStore> {
         return
       }
       setTimeout(() => {
-        res.writeHead(answer.status, { "content-type": "application/json" })
-        res.end(JSON.stringify(answer.body ?? {}))
+        res.writeHead(answer.status, { "content-type": answer.contentType ?? "application/json" })
+        res.end(answer.raw ?? JSON.stringify(answer.body ?? {}))
       }, answer.delayMs ?? 0)
     })
   })
@@ -68,6 +69,7 @@ export async function startFakeStore(): Promise<FakeStore> {
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   return {
     sdk: new Medusa({ baseUrl, publishableKey: "pk_test" }),
+    url: baseUrl,
     seen,
     on: (route, ...answers) => routes.set(route, answers),
     close: async () => {
