@@ -7,13 +7,17 @@ import type { PayLaterSdk } from "./sdk"
  * "available for orders from 300.00 QAR").
  */
 
+/** What GET /store/paylater/instalments answers; amounts are two-decimal QAR text. */
 export interface InstalmentOffer {
   amount: string
   currency_code: string
+  /** The outlet's range: "available for orders from 300 QAR". */
   min_amount: string
   max_amount: string
   available: boolean
+  /** Why PayLater cannot pay for this amount, or null. */
   reason: "below_minimum" | "above_maximum" | "currency" | null
+  /** Empty when not available; the first instalment carries any remainder. */
   plans: Array<{
     count: number
     instalment_amount: string

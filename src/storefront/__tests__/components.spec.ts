@@ -2,7 +2,7 @@ import path from "node:path"
 import { build } from "esbuild"
 import { chromium, type Browser, type Page } from "playwright-core"
 import { SHOPPER_MESSAGES } from "../messages"
-import { startFakeStore, type FakeStore } from "./fake-store"
+import { cartWithLinkSession, collectionWith, RTP_STATE_ROUTE, startFakeStore, waiting, type FakeStore } from "./fake-store"
 
 /*
  * The React components in real headless Chromium (Debian's, as every browser test here), bundled
@@ -98,11 +98,7 @@ describe("PayLaterInstalments", () => {
 
 describe("PayLaterButton", () => {
   it("creates the session and hands PayLater's URL to navigate", async () => {
-    store.on("POST /store/payment-collections/*", {
-      status: 200,
-      body: { payment_collection: { payment_sessions: [{ id: "payses_1", provider_id: "pp_paylater_paylater", data: { payment_link_url: "https://pay.example/paylink/1?token=t" } }] } },
-      delayMs: 150,
-    })
+    store.on("POST /store/payment-collections/*", collectionWith({ id: "payses_1", provider_id: "pp_paylater_paylater", data: { payment_link_url: "https://pay.example/paylink/1?token=t" } }, 150))
     await mount("button", { cart })
     await page.click("#pay")
     await page.locator('#pay[aria-busy="true"]').waitFor()
@@ -127,10 +123,7 @@ describe("PayLaterButton", () => {
 
 describe("RequestToPayForm", () => {
   it("is prefilled from the shipping phone and starts the request with it (Enter sends)", async () => {
-    store.on("POST /store/payment-collections/*", {
-      status: 200,
-      body: { payment_collection: { payment_sessions: [{ id: "payses_7", provider_id: "pp_paylater-rtp_paylater", data: { mobile_number_masked: "974*****021", amount: "360.00" } }] } },
-    })
+    store.on("POST /store/payment-collections/*", collectionWith({ id: "payses_7", provider_id: "pp_paylater-rtp_paylater", data: { mobile_number_masked: "974*****021", amount: "360.00" } }))
     await mount("rtp-form", { cart })
     expect(await page.inputValue("#rtp-mobile")).toBe("+974 5111 8021")
     await page.press("#rtp-mobile", "Enter")
@@ -162,14 +155,14 @@ describe("RequestToPayForm", () => {
 })
 
 describe("RequestToPayWaiting", () => {
-  const STATE = "GET /store/paylater/payment-sessions/payses_1"
+  const STATE = RTP_STATE_ROUTE
 
   it("counts down with the masked number, tells of a lost connection, and hands over the order once paid", async () => {
     store.on(
       STATE,
-      { status: 200, body: { status: "waiting", seconds_left: 125, expires_at: null } },
+      waiting(125),
       { status: 503, body: { message: "down" } },
-      { status: 200, body: { status: "waiting", seconds_left: 120, expires_at: null } },
+      waiting(120),
       { status: 200, body: { status: "paid", order_id: "order_1" } }
     )
     await mount("rtp-waiting")
@@ -181,7 +174,7 @@ describe("RequestToPayWaiting", () => {
   })
 
   it("shows a decline with a retry, and stops polling", async () => {
-    store.on(STATE, { status: 200, body: { status: "waiting", seconds_left: 60, expires_at: null } }, { status: 200, body: { status: "declined" } })
+    store.on(STATE, waiting(60), { status: 200, body: { status: "declined" } })
     await mount("rtp-waiting")
     await page.locator('.paylater-rtp-waiting[data-state="declined"]').waitFor()
     expect(await page.textContent(".paylater-rtp-outcome [role=alert]")).toBe(SHOPPER_MESSAGES.rtp_declined.en)
@@ -202,7 +195,7 @@ describe("RequestToPayWaiting", () => {
   })
 
   it("shows a notice while the store cannot be reached", async () => {
-    store.on(STATE, { status: 200, body: { status: "waiting", seconds_left: 60, expires_at: null } }, { status: 503, body: {} })
+    store.on(STATE, waiting(60), { status: 503, body: {} })
     await mount("rtp-waiting")
     await page.locator(".paylater-notice[data-kind=connection]").waitFor()
     expect(await page.textContent(".paylater-notice")).toBe(SHOPPER_MESSAGES.rtp_connection.en)
@@ -212,7 +205,7 @@ describe("RequestToPayWaiting", () => {
 describe("PayLaterPendingNotice", () => {
   it("waits, then hands over the order", async () => {
     store.on("POST /store/carts/cart_1/complete", { status: 400, body: { message: "not yet" } }, { status: 200, body: { type: "order", order: { id: "order_5" } } })
-    store.on("GET /store/carts/cart_1", { status: 200, body: { cart: { id: "cart_1", payment_collection: { payment_sessions: [{ id: "p", provider_id: "pp_paylater_paylater", status: "pending", data: {} }] } } } })
+    store.on("GET /store/carts/cart_1", cartWithLinkSession("cart_1", "pending", {}))
     await mount("pending")
     expect(await page.textContent(".paylater-pending-status")).toBe(SHOPPER_MESSAGES.pending.en)
     await page.waitForFunction(() => window.__events.length > 0, undefined, { timeout: 10_000 })
@@ -221,7 +214,7 @@ describe("PayLaterPendingNotice", () => {
 
   it("hands over a failed payment's reason", async () => {
     store.on("POST /store/carts/cart_1/complete", { status: 400, body: { message: "failed" } })
-    store.on("GET /store/carts/cart_1", { status: 200, body: { cart: { id: "cart_1", payment_collection: { payment_sessions: [{ id: "p", provider_id: "pp_paylater_paylater", status: "error", data: { paylater_failure_reason: "declined" } }] } } } })
+    store.on("GET /store/carts/cart_1", cartWithLinkSession("cart_1", "error", { paylater_failure_reason: "declined" }))
     await mount("pending")
     await page.waitForFunction(() => window.__events.length > 0)
     expect(await events()).toEqual([["failed", "declined"]])

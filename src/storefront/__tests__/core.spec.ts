@@ -15,14 +15,12 @@ import {
   type InstalmentOffer,
   type RequestToPayState,
 } from "../index"
-import { startFakeStore, type FakeStore } from "./fake-store"
+import { cartWithLinkSession, collectionWith, RTP_STATE_ROUTE, startFakeStore, waiting, type FakeStore } from "./fake-store"
 
 const cart = { id: "cart_1", email: "noor@example.qa", region_id: "reg_1", shipping_address: { phone: " +974 5111 8021 " } }
 const SESSIONS_PATH = "POST /store/payment-collections*"
 
-function collection(providerId: string, data: Record<string, unknown>) {
-  return { status: 200, body: { payment_collection: { id: "paycol_1", payment_sessions: [{ id: "payses_1", provider_id: providerId, data }] } } }
-}
+const collection = (providerId: string, data: Record<string, unknown>) => collectionWith({ id: "payses_1", provider_id: providerId, data })
 
 let store: FakeStore
 beforeEach(async () => {
@@ -107,12 +105,12 @@ describe("starting a payment", () => {
 })
 
 describe("polling a Request to Pay", () => {
-  const STATE_PATH = "GET /store/paylater/payment-sessions/payses_1"
+  const STATE_PATH = RTP_STATE_ROUTE
 
   it("follows the waiting state to the end, quietly through a failed poll", async () => {
     store.on(
       STATE_PATH,
-      { status: 200, body: { status: "waiting", seconds_left: 60, expires_at: null } },
+      waiting(60),
       { status: 500, body: { message: "boom" } },
       { status: 200, body: { status: "processing" } },
       { status: 200, body: { status: "paid", order_id: "order_1" } }
@@ -137,7 +135,7 @@ describe("polling a Request to Pay", () => {
   })
 
   it("stops at once when its signal aborts, even mid-wait", async () => {
-    store.on(STATE_PATH, { status: 200, body: { status: "waiting", seconds_left: 60, expires_at: null } })
+    store.on(STATE_PATH, waiting(60))
     const controller = new AbortController()
     const polling = pollRequestToPay(store.sdk, "payses_1", { intervalMs: 60_000, signal: controller.signal })
     while (store.seen.length === 0) await new Promise((r) => setTimeout(r, 5))
@@ -154,16 +152,16 @@ describe("polling a Request to Pay", () => {
 describe("the pending page", () => {
   it("waits until completing the cart gives the order", async () => {
     store.on("POST /store/carts/cart_1/complete", { status: 400, body: { message: "Payment pending" } }, { status: 200, body: { type: "order", order: { id: "order_9" } } })
-    store.on("GET /store/carts/cart_1", { status: 200, body: { cart: { id: "cart_1", payment_collection: { payment_sessions: [{ id: "payses_1", provider_id: "pp_paylater_paylater", status: "pending", data: {} }] } } } })
+    store.on("GET /store/carts/cart_1", cartWithLinkSession("cart_1", "pending", {}))
     expect(await waitForPendingOrder(store.sdk, "cart_1", { delaysMs: [5] })).toEqual({ kind: "order", orderId: "order_9" })
   })
 
   it("reports a failed payment with its reason, a missing cart, and gives up after its limit", async () => {
     store.on("POST /store/carts/*", { status: 400, body: { message: "Payment failed" } })
-    store.on("GET /store/carts/cart_1", { status: 200, body: { cart: { id: "cart_1", payment_collection: { payment_sessions: [{ id: "p", provider_id: "pp_paylater_paylater", status: "error", data: { paylater_failure_reason: "expired" } }] } } } })
+    store.on("GET /store/carts/cart_1", cartWithLinkSession("cart_1", "error", { paylater_failure_reason: "expired" }))
     expect(await waitForPendingOrder(store.sdk, "cart_1", { delaysMs: [5] })).toEqual({ kind: "failed", reason: "expired" })
     expect(await waitForPendingOrder(store.sdk, "cart_2", { delaysMs: [5] })).toEqual({ kind: "missing" })
-    store.on("GET /store/carts/cart_3", { status: 200, body: { cart: { id: "cart_3", payment_collection: { payment_sessions: [{ id: "p", provider_id: "pp_paylater_paylater", status: "pending", data: {} }] } } } })
+    store.on("GET /store/carts/cart_3", cartWithLinkSession("cart_3", "pending", {}))
     expect(await waitForPendingOrder(store.sdk, "cart_3", { delaysMs: [5], giveUpAfterMs: 30 })).toEqual({ kind: "gave_up" })
   })
 })

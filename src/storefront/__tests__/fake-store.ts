@@ -78,3 +78,24 @@ export async function startFakeStore(): Promise<FakeStore> {
     },
   }
 }
+
+/* Answers the kit's tests give again and again. */
+
+export const RTP_STATE_ROUTE = "GET /store/paylater/payment-sessions/payses_1"
+
+export function waiting(secondsLeft: number): Answer {
+  return { status: 200, body: { status: "waiting", seconds_left: secondsLeft, expires_at: null } }
+}
+
+/** A payment collection holding one session, as the session-creation route answers. */
+export function collectionWith(session: { id: string; provider_id: string; data: Record<string, unknown> }, delayMs = 0): Answer {
+  return { status: 200, body: { payment_collection: { id: "paycol_1", payment_sessions: [session] } }, delayMs }
+}
+
+/** A cart whose PayLater link session has `status` and `data` (for the pending page). */
+export function cartWithLinkSession(cartId: string, status: string, data: Record<string, unknown> = {}): Answer {
+  return {
+    status: 200,
+    body: { cart: { id: cartId, payment_collection: { payment_sessions: [{ id: "payses_1", provider_id: "pp_paylater_paylater", status, data }] } } },
+  }
+}

@@ -1,7 +1,7 @@
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { PayLaterClient, type PaymentStatus } from "../../lib/paylater"
-import { resolveProviderOptions } from "../../providers/paylater/options"
+import { registeredProviderOptions } from "../../providers/paylater/registered-options"
 
 /**
  * A read-only status question for a session Medusa already settled (paid, declined, expired). Such
@@ -13,32 +13,6 @@ import { resolveProviderOptions } from "../../providers/paylater/options"
 
 const clients = new Map<string, PayLaterClient>()
 
-type Row = Record<string, any>
-
-function providerOptionsFor(container: MedusaContainer, providerId: string): unknown | null {
-  const match = /^pp_paylater(?:-rtp)?_(.+)$/.exec(providerId)
-  if (!match) {
-    return null
-  }
-  const config = container.resolve(ContainerRegistrationKeys.CONFIG_MODULE) as unknown as { modules?: unknown }
-  const modules = config.modules
-  const entries: Row[] = Array.isArray(modules)
-    ? (modules as Row[])
-    : modules && typeof modules === "object"
-      ? (Object.values(modules) as Row[])
-      : []
-  for (const entry of entries) {
-    const providers = entry?.options?.providers
-    if (!Array.isArray(providers)) continue
-    for (const provider of providers as Row[]) {
-      if (provider?.id === match[1] && typeof provider.resolve === "string" && /paylater/i.test(provider.resolve)) {
-        return provider.options ?? {}
-      }
-    }
-  }
-  return null
-}
-
 /** PayLater's status for `orderId`, or null when the provider's options are not found or PayLater did not answer. */
 export async function askPayLaterStatus(
   container: MedusaContainer,
@@ -49,12 +23,12 @@ export async function askPayLaterStatus(
   try {
     let client = clients.get(providerId)
     if (!client) {
-      const options = providerOptionsFor(container, providerId)
+      const options = registeredProviderOptions(container, providerId)
       if (!options) {
         logger.warn(`PayLater activity: no options found for ${providerId}; status not checked`)
         return null
       }
-      client = new PayLaterClient(resolveProviderOptions(options).config, {
+      client = new PayLaterClient(options.config, {
         logger: { info: (m) => logger.debug(m), warn: (m) => logger.warn(m), error: (m) => logger.error(m) },
       })
       clients.set(providerId, client)

@@ -1,24 +1,6 @@
-import {
-  compareAmounts,
-  instalmentPlans,
-  type InstalmentPlan,
-  type InstalmentPlanSettings,
-} from "../../../../lib/paylater"
-
-/** What GET /store/paylater/instalments answers (docs/instalments.md). */
-export interface InstalmentOffer {
-  /** Two-decimal text. */
-  amount: string
-  currency_code: string
-  /** The outlet's range; the storefront says "available for orders from 300.00 QAR". */
-  min_amount: string
-  max_amount: string
-  available: boolean
-  /** Why PayLater cannot pay for this amount, or null. */
-  reason: "below_minimum" | "above_maximum" | "currency" | null
-  /** Empty when not available. */
-  plans: InstalmentPlan[]
-}
+import { compareAmounts, instalmentPlans, type InstalmentPlanSettings } from "../../../../lib/paylater"
+// The answer's shape is the storefront kit's, which reads it (docs/storefront-kit.md).
+import type { InstalmentOffer } from "../../../../storefront/instalments"
 
 export interface OfferSettings {
   minAmount: string
