@@ -96,8 +96,16 @@ const paylaterOptions = {
   timeoutMs: env.PAYLATER_TIMEOUT_MS ? Number(env.PAYLATER_TIMEOUT_MS) : undefined,
   // Validity of a Request to Pay (1-1440 minutes); a short one lets a test watch a request expire.
   requestToPayExpiryMinutes: env.PAYLATER_RTP_EXPIRY_MINUTES ? Number(env.PAYLATER_RTP_EXPIRY_MINUTES) : undefined,
+  // Shopper look-up before a payment ("request-to-pay" | "all" | "off") and how long it may take.
+  eligibilityCheck: env.PAYLATER_ELIGIBILITY_CHECK as "request-to-pay" | "all" | "off" | undefined,
+  eligibilityTimeoutMs: env.PAYLATER_ELIGIBILITY_TIMEOUT_MS ? Number(env.PAYLATER_ELIGIBILITY_TIMEOUT_MS) : undefined,
   backendUrl: env.MEDUSA_BACKEND_URL ?? "http://localhost:9000",
   storefrontUrl: env.STOREFRONT_URL ?? "http://localhost:8000",
+  // Where the return route sends the shopper; unset: the defaults, which match the demo storefront.
+  // Another storefront (e.g. Medusa's DTC starter, docs/storefront-dtc-starter.md) sets its own.
+  successUrlTemplate: env.PAYLATER_SUCCESS_URL_TEMPLATE || undefined,
+  failureUrlTemplate: env.PAYLATER_FAILURE_URL_TEMPLATE || undefined,
+  pendingUrlTemplate: env.PAYLATER_PENDING_URL_TEMPLATE || undefined,
 }
 
 module.exports = defineConfig({
@@ -108,7 +116,8 @@ module.exports = defineConfig({
     ...(redisPrefix ? { redisPrefix: `${redisPrefix}:` } : {}),
     workerMode: workerMode(env.MEDUSA_WORKER_MODE),
     http: {
-      storeCors: env.STORE_CORS ?? "http://localhost:8000",
+      // EXTRA_STORE_CORS: one more storefront origin next to the demo's (e.g. the DTC starter on its own port).
+      storeCors: [env.STORE_CORS ?? "http://localhost:8000", env.EXTRA_STORE_CORS].filter(Boolean).join(","),
       adminCors: env.ADMIN_CORS ?? "http://localhost:9000",
       authCors: env.AUTH_CORS ?? "http://localhost:8000,http://localhost:9000",
       jwtSecret: env.JWT_SECRET || "supersecret",

@@ -3,7 +3,7 @@
  * Medusa, the PayLater sandbox and the storefront; a shopper buys with the PayLater payment link
  * (approve, decline + retry, below PayLater's minimum) and with Request to Pay (approve in the
  * sandbox's shopper app in a second tab, decline + try again, a malformed number, a number without
- * PayLater); Ctrl-C stops everything and `ps` shows no process left behind.
+ * PayLater, refused by the plugin's shopper look-up before any push); Ctrl-C stops everything and `ps` shows no process left behind.
  *
  * The admin dashboard is disabled here (MEDUSA_ADMIN_DISABLED=true) to spare the Vite dev server's
  * start-up; admin-request-to-pay.spec.ts drives the admin. Screenshots go to test-results/demo/;
@@ -63,8 +63,21 @@ describe("npm run demo (PayLater payment link in a browser)", () => {
 
   it("pays with PayLater: product, checkout, PayLater page, approve, order confirmation", async () => {
     const { storefront, sandbox } = demo.state.urls
+    await page.goto(`${storefront}/`)
+    await page.locator("#products a.button").first().click()
+    await page.getByLabel(/Standard: 350 QAR/).check()
+    // The plan for the chosen size, from the plugin's store route (the storefront kit's React component).
+    await page.locator("#product-instalments .paylater-instalments-text").filter({ hasText: "87.50" }).waitFor()
+    expect(await page.textContent("#product-instalments")).toBe("PayLater 4 payments of 87.50 QAR")
     const cartId = await buy(page, storefront, /Standard: 350 QAR/)
     await fillCheckout(page)
+    // Before the shopper is sent away the summary shows what PayLater will be asked for, delivery included.
+    expect(await page.textContent("#cart-total")).toContain("360.00")
+    expect(await page.textContent(".summary dl")).toContain("10.00")
+    await page.locator("#paylater-instalments .paylater-instalments-text").waitFor()
+    expect(await page.textContent("#paylater-instalments .paylater-instalments-text")).toBe("PayLater 4 payments of 90.00 QAR")
+    // The Request to Pay number follows the delivery address's mobile.
+    expect(await page.inputValue("#paylater-rtp-mobile")).toBe("+97455123456")
     await shot("1-checkout")
     await payWithPayLater(page, sandbox)
     await shot("2-paylater-page")
@@ -129,7 +142,7 @@ describe("npm run demo (PayLater payment link in a browser)", () => {
   it("pays with the PayLater app: mobile number, waiting screen, approve in the shopper app, order confirmation", async () => {
     const { storefront, sandbox } = demo.state.urls
     const cartId = await buy(page, storefront, /Standard: 350 QAR/)
-    await fillCheckout(page)
+    await fillCheckout(page, "shopper1@sandbox.paylater.test")
     await page.fill("#paylater-rtp-mobile", "5111 8021")
     await shot("6-checkout-request-to-pay")
     const sessionId = await requestToPay(page, "5111 8021")
@@ -190,7 +203,7 @@ describe("npm run demo (PayLater payment link in a browser)", () => {
   it("shows a Request to Pay decline on the waiting screen; trying again sends a new request that can be approved", async () => {
     const { storefront, sandbox } = demo.state.urls
     await buy(page, storefront, /Gift box/)
-    await fillCheckout(page)
+    await fillCheckout(page, "shopper2@sandbox.paylater.test")
     const firstSession = await requestToPay(page, "+974 5111 8022")
     expect(await page.textContent("#rtp-masked")).toBe("974*****022")
 
@@ -218,7 +231,7 @@ describe("npm run demo (PayLater payment link in a browser)", () => {
     expect(await page.textContent("#order-total")).toContain("1,260.50")
   })
 
-  it("shows the provider's message for a malformed number, and 'try again later' for a number without PayLater", async () => {
+  it("shows the provider's message for a malformed number, and 'no PayLater account' at once for a number without one", async () => {
     const { storefront } = demo.state.urls
     await buy(page, storefront, /Standard: 350 QAR/)
     await fillCheckout(page)
@@ -232,16 +245,14 @@ describe("npm run demo (PayLater payment link in a browser)", () => {
     expect(new URL(page.url()).pathname).toBe("/checkout")
     await shot("10-request-to-pay-invalid-number")
 
-    // A well-formed number with no PayLater account: PayLater cannot deliver the request (Enter sends too).
+    // A well-formed number with no PayLater account: the plugin's look-up says so before any push (Enter sends too).
     await page.fill("#paylater-rtp-mobile", "5999 9999")
     await page.press("#paylater-rtp-mobile", "Enter")
-    await page.waitForSelector('#paylater-rtp-error[data-kind="try_later"]')
-    expect(await error.textContent()).toContain("PayLater can't take this request right now")
-    expect(await error.textContent()).toContain("could not send the request to this mobile number right now")
-    expect(await page.getAttribute("#paylater-rtp-mobile", "aria-invalid")).toBeNull()
+    await error.filter({ hasText: "could not find a PayLater account" }).waitFor()
+    expect(await error.getAttribute("data-kind")).toBe("refused")
     expect(new URL(page.url()).pathname).toBe("/checkout")
     expect(await page.isEnabled("#paylater-rtp-send")).toBe(true)
-    await shot("11-request-to-pay-try-later")
+    await shot("11-request-to-pay-no-account")
   })
 
   it("prints the sandbox's merchant id and webhook secret, and keeps its orders in a file for the next start", async () => {

@@ -16,8 +16,12 @@ export async function buy(page: Page, storefrontUrl: string, variant: RegExp): P
   return cartId
 }
 
-export async function fillCheckout(page: Page): Promise<void> {
-  await page.fill("#email", "noor@example.qa")
+/**
+ * The checkout form. For Request to Pay the email must be the one of the sandbox's test shopper
+ * whose number is used: the plugin looks the shopper up (mobile + email) before the push.
+ */
+export async function fillCheckout(page: Page, email = "noor@example.qa"): Promise<void> {
+  await page.fill("#email", email)
   await page.fill("#first_name", "Noor")
   await page.fill("#last_name", "Al-Kuwari")
   await page.fill("#address_1", "Building 12, Street 840, Zone 66")

@@ -250,7 +250,9 @@ describe("as installed: the npm package in a fresh Medusa store", () => {
     expect(packedFiles.some((f) => f.startsWith(".medusa/server/src/modules/paylater-activity/migrations/Migration"))).toBe(true)
     const pkg = JSON.parse(fs.readFileSync(path.join(store.dir, "node_modules", "medusa-payment-paylater", "package.json"), "utf8"))
     // A store provides Medusa itself and its admin; test and CLI tooling are never asked of it.
-    expect(Object.keys(pkg.peerDependencies).sort()).toEqual(["@medusajs/admin-sdk", "@medusajs/framework", "@medusajs/medusa", "@medusajs/ui"])
+    // React only for the storefront kit's components, and optional.
+    expect(Object.keys(pkg.peerDependencies).sort()).toEqual(["@medusajs/admin-sdk", "@medusajs/framework", "@medusajs/medusa", "@medusajs/ui", "react"])
+    expect(pkg.peerDependenciesMeta).toEqual({ react: { optional: true } })
   })
 
   it("boots: the plugin's table exists, the providers are registered, the job says its schedule", async () => {

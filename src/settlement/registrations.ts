@@ -106,3 +106,10 @@ export function runSettings(registrations: PayLaterRegistration[]): ReconcileSet
     concurrency: Math.max(...all.map((s) => s.concurrency)),
   }
 }
+
+/** The options of the registration a PayLater provider id belongs to; null for any other id. */
+export function registeredProviderOptions(container: MedusaContainer, providerId: string): ResolvedProviderOptions | null {
+  if (!PAYLATER_PROVIDER.test(providerId)) return null
+  const id = registrationIdOf(providerId)
+  return configuredRegistrations(container).find((r) => r.id === id)?.options ?? null
+}

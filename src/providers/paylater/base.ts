@@ -38,6 +38,7 @@ import {
   type PaymentStatus,
 } from "../../lib/paylater"
 import { payLaterClientFor } from "./clients"
+import { assertEligible, lookUpEligibility, lookUpWanted, type PaymentKind } from "./eligibility"
 import { toMedusaError } from "./errors"
 import { addAmounts, amountEquals, isPositive, isWithin, toAmountText } from "./money"
 import { resolveProviderOptions, type PayLaterProviderOptions, type ResolvedProviderOptions } from "./options"
@@ -130,6 +131,23 @@ export abstract class PayLaterBaseProvider extends AbstractPaymentProvider<PayLa
    */
   protected async settleUncertainStart(_input: StartPaymentInput, _error: PayLaterError): Promise<StartedPayment | null> {
     return null
+  }
+
+  /**
+   * The shopper look-up before a start, when the merchant's `eligibilityCheck` asks for it: throws the
+   * shopper's message for no account or too little spending room; anything else goes on (eligibility.ts).
+   */
+  protected async checkShopperBeforeStart(input: StartPaymentInput, kind: PaymentKind): Promise<void> {
+    const { mode, timeoutMs } = this.settings_.checkout.eligibility
+    if (!lookUpWanted(mode, kind)) {
+      return
+    }
+    const outcome = await lookUpEligibility(
+      this.api_,
+      { storefrontData: input.storefrontData, customerEmail: input.context?.customer?.email, amount: input.amount },
+      { timeoutMs, logger: this.logger_ }
+    )
+    assertEligible(outcome, this.logger_, input.orderId)
   }
 
   /** Medusa's session status for what PayLater said; `data` already holds the new status fields. */

@@ -1,11 +1,12 @@
 import { z } from "zod"
 import { isPayLaterError, parsePayLaterConfig } from "../../lib/paylater"
 import type { PayLaterConfig, PayLaterConfigInput } from "../../lib/paylater"
+import { readCheckoutOptions, type CheckoutOptionsInput, type CheckoutSettings } from "./checkout-options"
 import { readReconcileOptions, type ReconcileOptionsInput, type ReconcileSettings } from "./reconcile-options"
 import { DEFAULT_TEMPLATES, fillTemplate, unknownPlaceholders } from "./templates"
 
 /** What a merchant puts under the provider's `options` in medusa-config. */
-export interface PayLaterProviderOptions extends PayLaterConfigInput, ReconcileOptionsInput {
+export interface PayLaterProviderOptions extends PayLaterConfigInput, ReconcileOptionsInput, CheckoutOptionsInput {
   /** Public URL of this Medusa server; PayLater sends the shopper back to its return route. */
   backendUrl: string
   /** Storefront base, available to templates as {storefront_url}. */
@@ -28,6 +29,8 @@ export interface ResolvedProviderOptions {
   templates: StorefrontTemplates
   /** The reconciliation job's look-back and batching (reconcile-options.ts). */
   reconcile: ReconcileSettings
+  /** Instalment plans shown to shoppers and the shopper look-up before a payment (checkout-options.ts). */
+  checkout: CheckoutSettings
 }
 
 function isHttpUrl(text: string): boolean {
@@ -120,6 +123,10 @@ export function resolveProviderOptions(options: unknown): ResolvedProviderOption
     config ? Math.max(config.linkExpiryMinutes, config.requestToPayExpiryMinutes) : 0,
     problems
   )
+  const checkout = readCheckoutOptions(
+    typeof options === "object" && options !== null ? (options as Record<string, unknown>) : {},
+    problems
+  )
   if (problems.length || !config || !parsed.success) {
     throw new Error(`PayLater provider options are invalid: ${problems.join("; ")}`)
   }
@@ -133,5 +140,6 @@ export function resolveProviderOptions(options: unknown): ResolvedProviderOption
       pending: parsed.data.pendingUrlTemplate,
     },
     reconcile,
+    checkout,
   }
 }

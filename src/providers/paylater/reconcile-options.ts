@@ -42,9 +42,10 @@ function wholeNumber(value: unknown): number | null {
   return null
 }
 
-function field(
+/** A whole-number option (numbers or digit-only text from env); a wrong value is added to `problems`. */
+export function wholeNumberOption(
   raw: Record<string, unknown>,
-  name: keyof ReconcileOptionsInput,
+  name: string,
   min: number,
   max: number,
   fallback: number,
@@ -73,7 +74,7 @@ export function readReconcileOptions(
   longestExpiryMinutes: number,
   problems: string[]
 ): ReconcileSettings {
-  const lookbackMinutes = field(
+  const lookbackMinutes = wholeNumberOption(
     raw,
     "reconcileLookbackMinutes",
     1,
@@ -89,7 +90,7 @@ export function readReconcileOptions(
   }
   return {
     lookbackMinutes,
-    batchSize: field(raw, "reconcileBatchSize", 1, 1000, RECONCILE_DEFAULTS.batchSize, "sessions checked per run", problems),
-    concurrency: field(raw, "reconcileConcurrency", 1, 16, RECONCILE_DEFAULTS.concurrency, "PayLater status calls at a time", problems),
+    batchSize: wholeNumberOption(raw, "reconcileBatchSize", 1, 1000, RECONCILE_DEFAULTS.batchSize, "sessions checked per run", problems),
+    concurrency: wholeNumberOption(raw, "reconcileConcurrency", 1, 16, RECONCILE_DEFAULTS.concurrency, "PayLater status calls at a time", problems),
   }
 }

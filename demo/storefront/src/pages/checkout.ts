@@ -1,19 +1,21 @@
 /**
  * `/checkout`: contact, delivery address and method, then one of PayLater's two ways to pay:
  * "Pay with PayLater" (the hosted payment link) or "Pay with the PayLater app" (Request to Pay, a
- * mobile number; see ./request-to-pay.ts).
+ * mobile number; see ./request-to-pay.ts). The PayLater calls are the plugin's storefront kit
+ * (`medusa-payment-paylater/storefront`).
  *
- * Paying saves the form to the cart first (email, address, shipping method) and only then creates
- * the PayLater session, because the PayLater payment is for the cart's final total.
+ * The delivery method is put on the cart as soon as it is chosen, so the summary always shows the
+ * total PayLater will be asked for. Paying saves the rest of the form to the cart first (email,
+ * address) and only then creates the PayLater session, for the cart's final total.
  */
 import type { HttpTypes } from "@medusajs/types"
+import { payLaterAvailability, startLinkCheckout, toCheckoutError } from "medusa-payment-paylater/storefront"
 import { cartSummary } from "../cart-summary"
-import { createPayLaterLink, goToPayLater, isPayLaterOffered } from "../paylater/link"
-import { isRequestToPayOffered } from "../paylater/request-to-pay"
+import { instalmentsLine } from "../paylater/instalments"
 import type { PageContext } from "../router"
-import { cartStorage, errorMessage, retrieveCart, type Sdk } from "../store"
+import { cartStorage, retrieveCart, type Sdk } from "../store"
 import { alertBox, busy, h, money, showPage } from "../ui"
-import { requestToPayOption } from "./request-to-pay"
+import { prefillFromPhone, requestToPayOption } from "./request-to-pay"
 
 function field(name: string, label: string, value: string | null | undefined, attrs: Record<string, string | boolean> = {}) {
   return [
@@ -31,6 +33,12 @@ function shippingChoice(option: HttpTypes.StoreCartShippingOption, cart: HttpTyp
     h("span", {}, option.name, option.type?.description ? h("small", { class: "muted" }, ` · ${option.type.description}`) : null),
     h("span", { class: "price" }, money(option.amount, cart.currency_code))
   )
+}
+
+/** Puts the chosen delivery method on the cart (Medusa replaces the previous one). */
+async function saveShippingMethod(sdk: Sdk, cartId: string, optionId: string): Promise<HttpTypes.StoreCart> {
+  await sdk.store.cart.addShippingMethod(cartId, { option_id: optionId })
+  return retrieveCart(sdk, cartId)
 }
 
 /** Writes the form into the cart; returns the cart as Medusa now has it. */
@@ -59,17 +67,21 @@ export function cartNotFound(): void {
 
 export async function renderCheckout({ sdk, query }: PageContext): Promise<void> {
   const cartId = query.get("cart_id") ?? cartStorage.get()
-  const cart = cartId ? await retrieveCart(sdk, cartId).catch(() => null) : null
-  if (!cart || cart.completed_at) {
+  const loaded = cartId ? await retrieveCart(sdk, cartId).catch(() => null) : null
+  if (!loaded || loaded.completed_at) {
     cartStorage.clear()
     return cartNotFound()
   }
-  cartStorage.set(cart.id)
-  const [{ shipping_options }, offered, requestToPayOffered] = await Promise.all([
-    sdk.store.fulfillment.listCartOptions({ cart_id: cart.id }),
-    isPayLaterOffered(sdk, cart.region_id!),
-    isRequestToPayOffered(sdk, cart.region_id!),
+  cartStorage.set(loaded.id)
+  const [{ shipping_options }, available] = await Promise.all([
+    sdk.store.fulfillment.listCartOptions({ cart_id: loaded.id }),
+    payLaterAvailability(sdk, loaded.region_id!),
   ])
+  const offered = available.link
+  // The summary must show what PayLater will be asked for, delivery included: the first option is
+  // put on the cart at once when none is chosen yet.
+  const cart =
+    !loaded.shipping_methods?.length && shipping_options[0] ? await saveShippingMethod(sdk, loaded.id, shipping_options[0].id) : loaded
 
   const error = alertBox("error", "checkout-error")
   const payButton = h("button", { type: "submit", id: "pay-with-paylater", disabled: !offered }, "Pay with PayLater")
@@ -77,35 +89,48 @@ export async function renderCheckout({ sdk, query }: PageContext): Promise<void>
   const address = cart.shipping_address
 
   let summary = cartSummary(cart)
-  /** Saves the form to the cart and shows what the payment is for: the total now includes the delivery just chosen. */
-  const saveDetails = async (): Promise<HttpTypes.StoreCart> => {
-    const ready = await saveCheckoutDetails(sdk, cart.id, new FormData(form))
-    const updated = cartSummary(ready)
-    summary.replaceWith(updated)
-    summary = updated
-    return ready
+  const instalments = instalmentsLine(sdk, "paylater-instalments")
+  instalments.show({ cartId: cart.id })
+  /** Shows what the payment is for, from the cart as Medusa has it now. */
+  const showCart = (updated: HttpTypes.StoreCart) => {
+    const next = cartSummary(updated)
+    summary.replaceWith(next)
+    summary = next
+    instalments.show({ cartId: updated.id })
+    return updated
   }
+  const saveDetails = async (): Promise<HttpTypes.StoreCart> => showCart(await saveCheckoutDetails(sdk, cart.id, new FormData(form)))
   const onSubmit = async (event: Event) => {
     event.preventDefault()
     error.textContent = ""
     const done = busy(payButton, "Taking you to PayLater…")
     try {
       const ready = await saveDetails()
-      goToPayLater(await createPayLaterLink(sdk, ready))
-      // No `done()`: the page is being replaced by PayLater's.
+      const { url } = await startLinkCheckout(sdk, ready)
+      // `assign` keeps the checkout in history for the back button. No `done()`: the page is being replaced.
+      window.location.assign(url)
     } catch (e) {
-      // e.g. "PayLater accepts orders between QAR 300.00 and QAR 25,000.00": the provider's words.
-      error.textContent = errorMessage(e)
+      // e.g. "PayLater can pay for orders between 300.00 and 25000.00 QAR…": the provider's words.
+      error.textContent = toCheckoutError(e).message
       done()
       error.scrollIntoView({ block: "center" })
     }
   }
   form.addEventListener("submit", onSubmit)
+  // A new delivery method changes the total at once, before the shopper pays.
+  form.addEventListener("change", (event) => {
+    const input = event.target as HTMLInputElement
+    if (input.name !== "shipping_option_id") return
+    void saveShippingMethod(sdk, cart.id, input.value).then(showCart, () => undefined)
+  })
 
   // Request to Pay needs the same saved details; its button is not a submit button, so the form's
   // own checks (required fields) are run here.
-  const requestToPay = requestToPayOffered
-    ? requestToPayOption({ sdk, prepareCart: async () => (form.reportValidity() ? saveDetails() : null) })
+  const requestToPay = available.requestToPay
+    ? requestToPayOption({
+        sdk,
+        prepareCart: async () => (form.reportValidity() ? saveDetails() : null),
+      })
     : null
   form.append(
     h(
@@ -148,7 +173,7 @@ export async function renderCheckout({ sdk, query }: PageContext): Promise<void>
       "section",
       { class: "card paylater", "aria-labelledby": "payment-title" },
       h("h2", { id: "payment-title" }, "Payment"),
-      h("p", {}, h("span", { class: "badge" }, "PayLater"), " Pay in 4 interest-free instalments."),
+      instalments.element,
       h(
         "div",
         { class: "pay-option" },
@@ -164,4 +189,6 @@ export async function renderCheckout({ sdk, query }: PageContext): Promise<void>
   )
 
   showPage("Checkout", h("h1", {}, "Checkout"), h("div", { class: "layout" }, form, summary))
+  // The delivery address's mobile is the first guess for the PayLater number.
+  prefillFromPhone(form)
 }

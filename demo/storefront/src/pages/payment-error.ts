@@ -5,11 +5,10 @@
  * The cart is untouched, so "Try again" only needs a new PayLater session (a new payment link); the
  * details the shopper already entered stay on the cart.
  */
+import { failureMessage, readPayLaterReturn, startLinkCheckout, toCheckoutError } from "medusa-payment-paylater/storefront"
 import { cartSummary } from "../cart-summary"
-import { createPayLaterLink, goToPayLater } from "../paylater/link"
-import { failureMessage } from "../paylater/messages"
 import type { PageContext } from "../router"
-import { cartStorage, errorMessage, retrieveCart } from "../store"
+import { cartStorage, retrieveCart } from "../store"
 import { alertBox, busy, h, showPage } from "../ui"
 import { cartNotFound } from "./checkout"
 
@@ -22,16 +21,17 @@ export async function renderPaymentError({ sdk, query }: PageContext): Promise<v
   }
   cartStorage.set(cart.id)
 
-  const { title, body } = failureMessage(query.get("paylater_error"))
+  // The query string only picks which message to show; it is never shown as is.
+  const message = failureMessage(readPayLaterReturn(query).failure)
   const retryError = alertBox("error", "retry-error")
   const retry = h("button", { type: "button", id: "retry-paylater" }, "Try again with PayLater")
   retry.addEventListener("click", async () => {
     retryError.textContent = ""
     const done = busy(retry, "Taking you to PayLater…")
     try {
-      goToPayLater(await createPayLaterLink(sdk, cart))
+      window.location.assign((await startLinkCheckout(sdk, cart)).url)
     } catch (e) {
-      retryError.textContent = errorMessage(e)
+      retryError.textContent = toCheckoutError(e).message
       done()
     }
   })
@@ -45,7 +45,7 @@ export async function renderPaymentError({ sdk, query }: PageContext): Promise<v
       h(
         "section",
         { class: "card" },
-        h("div", { class: "alert error", id: "paylater-error", role: "alert" }, h("strong", {}, title), h("br"), body),
+        h("div", { class: "alert error", id: "paylater-error", role: "alert" }, message),
         retryError,
         h(
           "div",

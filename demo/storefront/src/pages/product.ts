@@ -1,5 +1,6 @@
 /** `/products/:handle`: pick a variant and a quantity, then go to the checkout with a new cart. */
 import type { HttpTypes } from "@medusajs/types"
+import { instalmentsLine } from "../paylater/instalments"
 import type { PageContext } from "../router"
 import { PRODUCT_FIELDS, cartStorage, errorMessage, qatarRegion } from "../store"
 import { alertBox, busy, h, money, showPage } from "../ui"
@@ -25,6 +26,13 @@ export async function renderProduct({ sdk, params }: PageContext): Promise<void>
   }
   const variants = (product.variants ?? []).filter((v) => typeof v.calculated_price?.calculated_amount === "number")
   const error = alertBox("error", "product-error")
+  // "PayLater 4 payments of 87.50 QAR" for the chosen size (the plugin computes the plan, no PayLater call).
+  const instalments = instalmentsLine(sdk, "product-instalments")
+  const showInstalments = (variantId: string | null) => {
+    const amount = variants.find((v) => v.id === variantId)?.calculated_price?.calculated_amount
+    if (typeof amount === "number") instalments.show({ amount })
+  }
+  showInstalments(variants.length === 1 ? variants[0].id : null)
   const submit = h("button", { type: "submit", id: "add-to-cart" }, "Buy now")
 
   // "Buy now": a fresh cart per purchase keeps the demo's flow easy to follow. A full store would
@@ -58,8 +66,16 @@ export async function renderProduct({ sdk, params }: PageContext): Promise<void>
       error,
       h(
         "form",
-        { id: "product-form", onsubmit: onSubmit as EventListener },
+        {
+          id: "product-form",
+          onsubmit: onSubmit as EventListener,
+          onchange: ((event: Event) => {
+            const input = event.target as HTMLInputElement
+            if (input.name === "variant_id") showInstalments(input.value)
+          }) as EventListener,
+        },
         h("fieldset", {}, h("legend", {}, "Choose a size"), ...variants.map((v) => variantChoice(v, variants.length === 1))),
+        instalments.element,
         h("label", { for: "quantity" }, "Quantity"),
         h("input", { type: "number", id: "quantity", name: "quantity", min: 1, max: 10, value: 1, required: true }),
         h("div", { class: "actions" }, submit)

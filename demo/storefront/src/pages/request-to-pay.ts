@@ -1,5 +1,5 @@
 /**
- * The Request to Pay screens, built on ../paylater/request-to-pay.ts:
+ * The Request to Pay screens, built on the plugin's storefront kit (`medusa-payment-paylater/storefront`):
  *
  *  - `requestToPayOption`: the checkout's "Pay with the PayLater app" option, a mobile number field.
  *  - `/checkout/request-to-pay?cart_id=…&session_id=…` (`renderRequestToPayWaiting`): the waiting
@@ -7,16 +7,16 @@
  *    was in the PayLater app, comes back to the same request.
  */
 import type { HttpTypes } from "@medusajs/types"
+import {
+  pollRequestToPay,
+  requestToPayData,
+  startRequestToPay,
+  toCheckoutError,
+  type CheckoutErrorKind,
+  type RequestToPayState,
+} from "medusa-payment-paylater/storefront"
 import { cartSummary } from "../cart-summary"
 import { readConfig } from "../config"
-import {
-  requestToPayData,
-  sendRequestToPay,
-  startErrorOf,
-  watchRequestToPay,
-  type RequestToPayStartError,
-  type RequestToPayState,
-} from "../paylater/request-to-pay"
 import type { PageContext } from "../router"
 import { cartStorage, retrieveCart, type Sdk } from "../store"
 import { busy, h, money, showPage } from "../ui"
@@ -70,7 +70,7 @@ function mobileField({ id, buttonLabel, initial, send }: MobileFieldOptions): HT
   const button = h("button", { type: "button", id: `${id}-send` }, buttonLabel)
   const error = h("div", { id: `${id}-error`, class: "alert error", role: "alert" })
 
-  const showError = (problem: RequestToPayStartError | null) => {
+  const showError = (problem: { kind: CheckoutErrorKind; message: string } | null) => {
     input.toggleAttribute("aria-invalid", problem?.kind === "refused")
     if (!problem) {
       error.replaceChildren()
@@ -99,7 +99,7 @@ function mobileField({ id, buttonLabel, initial, send }: MobileFieldOptions): HT
     try {
       if (await send(mobile)) return // the page is being replaced by the waiting screen
     } catch (e) {
-      showError(startErrorOf(e))
+      showError(toCheckoutError(e))
     }
     done()
   }
@@ -125,6 +125,34 @@ function mobileField({ id, buttonLabel, initial, send }: MobileFieldOptions): HT
  * The checkout option
  * ------------------------------------------------------------------------------------------- */
 
+/**
+ * Fills the PayLater number from the delivery address's mobile, and keeps following it until the
+ * shopper types a PayLater number of their own.
+ */
+export function prefillFromPhone(form: HTMLElement): void {
+  const phone = form.querySelector<HTMLInputElement>("#phone")
+  const mobile = form.querySelector<HTMLInputElement>("#paylater-rtp-mobile")
+  if (!phone || !mobile) return
+  let own = mobile.value !== "" && mobile.value !== phone.value
+  if (!mobile.value) mobile.value = phone.value
+  mobile.addEventListener("input", () => {
+    own = mobile.value !== ""
+  })
+  phone.addEventListener("input", () => {
+    if (!own) mobile.value = phone.value
+  })
+}
+
+/** Demo only: the sandbox's test shoppers, whose number and email PayLater's look-up knows. */
+function sandboxShopperHint(): HTMLElement | null {
+  if (!readConfig().paylaterSandboxUrl) return null
+  return h(
+    "p",
+    { class: "hint", id: "rtp-sandbox-shoppers" },
+    "Sandbox: use 5111 8021 with the email shopper1@sandbox.paylater.test (5111 8022 … 8025 with shopper2 … shopper5; shopper5 has only 250 QAR of spending room)."
+  )
+}
+
 export interface RequestToPayOptionContext {
   sdk: Sdk
   /** Checks the checkout form (showing the browser's hints) and saves it to the cart; null when incomplete. */
@@ -137,6 +165,7 @@ export function requestToPayOption({ sdk, prepareCart }: RequestToPayOptionConte
     { class: "pay-option", id: "paylater-request-to-pay" },
     h("h3", {}, "Pay with the PayLater app (Request to Pay)"),
     h("p", { class: "muted" }, "We send the payment request to the PayLater app on your phone. Approve it there; this page follows along."),
+    sandboxShopperHint(),
     mobileField({
       id: "paylater-rtp",
       buttonLabel: "Send the request to my app",
@@ -144,7 +173,9 @@ export function requestToPayOption({ sdk, prepareCart }: RequestToPayOptionConte
       send: async (mobile) => {
         const cart = await prepareCart()
         if (!cart) return false
-        const session = await sendRequestToPay(sdk, cart, mobile)
+        // The plugin looks the shopper up first (this number + the cart's email): no PayLater
+        // account or too little spending room is refused here, before anything reaches the phone.
+        const { session } = await startRequestToPay(sdk, cart, { mobileNumber: mobile })
         typedMobile.set(mobile)
         window.location.assign(waitingScreenUrl(cart.id, session.id))
         return true
@@ -293,7 +324,7 @@ export async function renderRequestToPayWaiting({ sdk, query }: PageContext): Pr
       initial: typedMobile.get(),
       send: async (mobile) => {
         const fresh = await retrieveCart(sdk, cart.id)
-        const session = await sendRequestToPay(sdk, fresh, mobile)
+        const { session } = await startRequestToPay(sdk, fresh, { mobileNumber: mobile })
         typedMobile.set(mobile)
         window.location.replace(waitingScreenUrl(fresh.id, session.id))
         return true
@@ -353,7 +384,7 @@ export async function renderRequestToPayWaiting({ sdk, query }: PageContext): Pr
   }
 
   setStatus("Waiting for your approval…", true)
-  watchRequestToPay(sdk, sessionId, {
+  void pollRequestToPay(sdk, sessionId, {
     onState: show,
     onConnection: (ok) => {
       connection.hidden = ok

@@ -1,5 +1,6 @@
 import { MedusaError } from "@medusajs/framework/utils"
 import { isPayLaterError } from "../../../lib/paylater"
+import { SHOPPER_MESSAGES } from "../../../storefront/messages"
 
 /**
  * Machine-readable `code`s on the Request to Pay errors a storefront can act on. Medusa's error
@@ -23,7 +24,7 @@ export function requestToPayError(error: unknown): unknown {
   if (isPayLaterError(error, "DUPLICATE_REFERENCE")) {
     return new MedusaError(
       MedusaError.Types.NOT_ALLOWED,
-      "A Request to Pay was already sent for this payment. Start a new payment to send another request.",
+      SHOPPER_MESSAGES.duplicate.en,
       REQUEST_TO_PAY_ERROR_CODES.duplicate
     )
   }
@@ -31,7 +32,7 @@ export function requestToPayError(error: unknown): unknown {
     // 422 rather than 500: the request was understood, PayLater could not deliver it right now.
     return new MedusaError(
       MedusaError.Types.PAYMENT_AUTHORIZATION_ERROR,
-      "PayLater could not send the request to this mobile number right now. Check that it is the number of your PayLater account, or try again in a few minutes.",
+      SHOPPER_MESSAGES.try_later.en,
       REQUEST_TO_PAY_ERROR_CODES.tryLater
     )
   }
@@ -41,7 +42,7 @@ export function requestToPayError(error: unknown): unknown {
 export function unconfirmedRequestError(): MedusaError {
   return new MedusaError(
     MedusaError.Types.UNEXPECTED_STATE,
-    "PayLater did not confirm the request. A request may already be waiting in the PayLater app: please check the app, or wait for it to expire before sending a new one.",
+    SHOPPER_MESSAGES.unconfirmed.en,
     REQUEST_TO_PAY_ERROR_CODES.unconfirmed
   )
 }

@@ -10,6 +10,7 @@ export class PayLaterLinkProviderService extends PayLaterBaseProvider {
   }
 
   protected async startRemotePayment(input: StartPaymentInput): Promise<StartedPayment> {
+    await this.checkShopperBeforeStart(input, "link")
     const minutes = this.settings_.config.linkExpiryMinutes
     // Taken before the call so that our idea of the expiry is never later than PayLater's.
     const expiresAt = new Date(Date.now() + minutes * 60_000).toISOString()
@@ -24,6 +25,9 @@ export class PayLaterLinkProviderService extends PayLaterBaseProvider {
     return {
       payment_link_url: paymentLinkUrl,
       expires_at: expiresAt,
+      // Sent only for the optional shopper look-up; undefined drops them from the stored session.
+      mobile_number: undefined,
+      email: undefined,
     }
   }
 }

@@ -32,6 +32,7 @@ export class PayLaterRequestToPayProviderService extends PayLaterBaseProvider {
 
   protected async startRemotePayment(input: StartPaymentInput): Promise<StartedPayment> {
     const mobile = mobileFromSessionData(input.storefrontData)
+    await this.checkShopperBeforeStart(input, "request-to-pay")
     try {
       const result = await this.api_.requestToPay({
         mobileNumber: mobile,
@@ -91,6 +92,7 @@ export class PayLaterRequestToPayProviderService extends PayLaterBaseProvider {
   private requestData(mobile: string, expiresAt: Date, expiryDateRaw: string | null): StartedPayment {
     return {
       mobile_number: undefined,
+      email: undefined,
       mobile_number_masked: maskMobile(mobile),
       expires_at: expiresAt.toISOString(),
       paylater_expiry_date_raw: expiryDateRaw,

@@ -1,0 +1,117 @@
+import { MedusaError } from "@medusajs/framework/utils"
+import type { Logger } from "@medusajs/framework/types"
+import { maskMobile, normalizeQatarMobile, type PayLaterApi, type Shopper } from "../../lib/paylater"
+import { SHOPPER_MESSAGES } from "../../storefront/messages"
+import type { EligibilityMode } from "./checkout-options"
+import { isWithin } from "./money"
+
+/**
+ * The shopper look-up before a payment starts (PayLater's `shopper` operation: mobile + email →
+ * spending limits). A shopper with no account, or with less spending room than the order, is told
+ * at once instead of receiving a push or a link that can only fail.
+ *
+ * The look-up is advice, never a gate that can close by itself: a failing, refused or slow look-up
+ * lets the payment go on (and is logged), because a checkout must not stop when only the look-up
+ * is down. It is skipped when the storefront did not send the shopper's email (PayLater's look-up
+ * needs both).
+ */
+
+/** Machine-readable `code`s on the errors, as for Request to Pay (request-to-pay/errors.ts). */
+export const ELIGIBILITY_ERROR_CODES = {
+  noAccount: "paylater_no_account",
+  limitTooLow: "paylater_limit_too_low",
+} as const
+
+export type PaymentKind = "request-to-pay" | "link"
+
+export type EligibilityOutcome =
+  | { kind: "eligible" }
+  | { kind: "no_account" }
+  | { kind: "limit_too_low" }
+  /** Not checked or no answer in time: the payment goes on. */
+  | { kind: "unknown"; why: string }
+
+export interface EligibilityInput {
+  /** What the storefront sent with the session (`mobile_number`, `email`). */
+  storefrontData: Record<string, unknown>
+  /** A logged-in customer's email, when Medusa passed one. */
+  customerEmail?: string | null
+  /** Two-decimal QAR text. */
+  amount: string
+}
+
+function textOf(value: unknown): string | null {
+  return typeof value === "string" && value.trim() !== "" && value.length <= 320 ? value.trim() : null
+}
+
+function mobileOf(value: unknown): string | null {
+  try {
+    return normalizeQatarMobile(value)
+  } catch {
+    return null
+  }
+}
+
+/** Runs the look-up within `timeoutMs`; any failure or delay is "unknown". Never throws. */
+export async function lookUpEligibility(
+  api: PayLaterApi,
+  input: EligibilityInput,
+  options: { timeoutMs: number; logger: Logger | Console }
+): Promise<EligibilityOutcome> {
+  const mobile = mobileOf(input.storefrontData.mobile_number)
+  const email = textOf(input.storefrontData.email) ?? textOf(input.customerEmail)
+  if (!mobile || !email) {
+    return { kind: "unknown", why: "no mobile number and email to look up" }
+  }
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const late = new Promise<"late">((resolve) => {
+    timer = setTimeout(() => resolve("late"), options.timeoutMs)
+  })
+  let answer: Shopper | null | "late"
+  try {
+    // The call itself keeps its own timeout; a late answer is simply no longer waited for.
+    const call = api.lookupShopper({ mobileNumber: mobile, email })
+    call.catch(() => undefined)
+    answer = await Promise.race([call, late])
+  } catch (error) {
+    const code = (error as { code?: unknown })?.code
+    options.logger.warn(
+      `PayLater: shopper look-up for ${maskMobile(mobile)} failed (${typeof code === "string" ? code : "error"}); going on without it`
+    )
+    return { kind: "unknown", why: "look-up failed" }
+  } finally {
+    clearTimeout(timer)
+  }
+  if (answer === "late") {
+    options.logger.warn(
+      `PayLater: shopper look-up for ${maskMobile(mobile)} took longer than ${options.timeoutMs} ms; going on without it`
+    )
+    return { kind: "unknown", why: "look-up too slow" }
+  }
+  if (answer === null) {
+    return { kind: "no_account" }
+  }
+  // The limit PayLater reports as still available must cover the whole order.
+  const room = answer.currentSpendingLimit
+  if (!isWithin(input.amount, "0", room)) {
+    return { kind: "limit_too_low" }
+  }
+  return { kind: "eligible" }
+}
+
+/** Whether the merchant's `eligibilityCheck` option asks for a look-up before this kind of payment. */
+export function lookUpWanted(mode: EligibilityMode, kind: PaymentKind): boolean {
+  return mode === "all" || (mode === "request-to-pay" && kind === "request-to-pay")
+}
+
+/** Throws the shopper-facing error for a refusal; returns quietly when the payment may go on. */
+export function assertEligible(outcome: EligibilityOutcome, logger: Logger | Console, reference: string): void {
+  if (outcome.kind === "no_account") {
+    logger.info(`PayLater: ${reference} not started: no PayLater account for the mobile number and email`)
+    throw new MedusaError(MedusaError.Types.NOT_ALLOWED, SHOPPER_MESSAGES.no_account.en, ELIGIBILITY_ERROR_CODES.noAccount)
+  }
+  if (outcome.kind === "limit_too_low") {
+    logger.info(`PayLater: ${reference} not started: the shopper's spending limit is below the total`)
+    throw new MedusaError(MedusaError.Types.NOT_ALLOWED, SHOPPER_MESSAGES.limit_too_low.en, ELIGIBILITY_ERROR_CODES.limitTooLow)
+  }
+}

@@ -1,0 +1,222 @@
+import path from "node:path"
+import { build } from "esbuild"
+import { chromium, type Browser, type Page } from "playwright-core"
+import { SHOPPER_MESSAGES } from "../messages"
+import { cartWithLinkSession, collectionWith, RTP_STATE_ROUTE, startFakeStore, waiting, type FakeStore } from "./fake-store"
+
+/*
+ * The React components in real headless Chromium (Debian's, as every browser test here), bundled
+ * with esbuild and React from devDependencies, talking to a fake Medusa store through the real JS
+ * SDK. No skip when Chromium is missing: a silently skipped browser test proves nothing.
+ */
+
+jest.setTimeout(60_000)
+
+const { launchOptions } = require("../../../scripts/lib/chromium") as {
+  launchOptions(): { executablePath: string; args: string[] }
+}
+
+let bundle: string
+let browser: Browser
+let store: FakeStore
+let page: Page
+
+beforeAll(async () => {
+  const options = launchOptions()
+  const result = await build({
+    entryPoints: [path.join(__dirname, "browser", "harness.tsx")],
+    bundle: true,
+    write: false,
+    format: "esm",
+    platform: "browser",
+    target: "es2020",
+    jsx: "automatic",
+    define: { "process.env.NODE_ENV": '"development"' },
+    logLevel: "warning",
+  })
+  bundle = result.outputFiles[0].text
+  browser = await chromium.launch(options)
+})
+
+afterAll(async () => {
+  await browser?.close()
+})
+
+beforeEach(async () => {
+  store = await startFakeStore()
+  store.on("GET /", { status: 200, contentType: "text/html; charset=utf-8", raw: '<!doctype html><meta charset="utf-8"><div id="root"></div><script type="module" src="/app.js"></script>' })
+  store.on("GET /app.js", { status: 200, contentType: "text/javascript; charset=utf-8", raw: bundle })
+  store.on("POST /store/payment-collections", { status: 200, body: { payment_collection: { id: "paycol_1" } } })
+  page = await browser.newPage()
+  const problems: string[] = []
+  page.on("pageerror", (e) => problems.push(e.message))
+  await page.goto(store.url)
+  await page.waitForFunction(() => typeof window.__mount === "function")
+  expect(problems).toEqual([])
+})
+
+afterEach(async () => {
+  await page?.close()
+  await store.close()
+})
+
+const mount = (name: string, props: Record<string, unknown> = {}) =>
+  page.evaluate(([n, p]) => window.__mount(n, p), [name, props] as const)
+const events = () => page.evaluate(() => window.__events)
+const offer = (over: Record<string, unknown> = {}) => ({
+  amount: "360.00",
+  currency_code: "qar",
+  min_amount: "300.00",
+  max_amount: "25000.00",
+  available: true,
+  reason: null,
+  plans: [{ count: 4, instalment_amount: "90.00", first_amount: "90.00", interval_days: 30, instalments: [1, 2, 3, 4].map((n) => ({ number: n, amount: "90.00", due_after_days: (n - 1) * 30 })) }],
+  ...over,
+})
+const cart = { id: "cart_1", email: "noor@example.qa", shipping_address: { phone: "+974 5111 8021" } }
+
+describe("PayLaterInstalments", () => {
+  it("says the plan for an amount, with the storefront's classes next to its own", async () => {
+    store.on("GET /store/paylater/instalments", { status: 200, body: offer() })
+    await mount("instalments", { amount: "360" })
+    const text = page.locator(".paylater-instalments-text")
+    await text.waitFor()
+    expect(await text.textContent()).toBe("PayLater 4 payments of 90.00 QAR")
+    expect(await page.getAttribute(".paylater-instalments", "class")).toBe("paylater-instalments text-sm")
+    expect(store.seen.find((s) => s.path === "/store/paylater/instalments")?.query).toEqual({ amount: "360" })
+  })
+
+  it("says the outlet's minimum for a small amount, in Arabic right to left", async () => {
+    store.on("GET /store/paylater/instalments", { status: 200, body: offer({ amount: "100.00", available: false, reason: "below_minimum", plans: [] }) })
+    await mount("instalments", { amount: "100", locale: "ar" })
+    await page.locator(".paylater-instalments").waitFor()
+    expect(await page.getAttribute(".paylater-instalments", "dir")).toBe("rtl")
+    expect(await page.getAttribute(".paylater-instalments", "data-available")).toBe("false")
+    expect(await page.textContent(".paylater-instalments-text")).toBe("PayLater متاح للطلبات من 300 ر.ق")
+  })
+})
+
+describe("PayLaterButton", () => {
+  it("creates the session and hands PayLater's URL to navigate", async () => {
+    store.on("POST /store/payment-collections/*", collectionWith({ id: "payses_1", provider_id: "pp_paylater_paylater", data: { payment_link_url: "https://pay.example/paylink/1?token=t" } }, 150))
+    await mount("button", { cart })
+    await page.click("#pay")
+    await page.locator('#pay[aria-busy="true"]').waitFor()
+    expect(await page.textContent("#pay")).toBe("Taking you to PayLater…")
+    await page.waitForFunction(() => window.__events.length > 0)
+    expect(await events()).toEqual([["navigate", "https://pay.example/paylink/1?token=t"]])
+  })
+
+  it("shows the provider's refusal and lets the shopper try again", async () => {
+    const message = "PayLater can pay for orders between 300.00 and 25000.00 QAR; this order is 110.00 QAR. Please choose another payment method."
+    store.on("POST /store/payment-collections/*", { status: 400, body: { type: "invalid_data", message } })
+    await mount("button", { cart })
+    await page.click("#pay")
+    const alert = page.locator(".paylater-error[role=alert]")
+    await alert.waitFor()
+    expect(await alert.textContent()).toBe(message)
+    expect(await alert.getAttribute("data-code")).toBe("amount_out_of_range")
+    expect(await page.isEnabled("#pay")).toBe(true)
+    expect(await events()).toEqual([["error", "amount_out_of_range"]])
+  })
+})
+
+describe("RequestToPayForm", () => {
+  it("is prefilled from the shipping phone and starts the request with it (Enter sends)", async () => {
+    store.on("POST /store/payment-collections/*", collectionWith({ id: "payses_7", provider_id: "pp_paylater-rtp_paylater", data: { mobile_number_masked: "974*****021", amount: "360.00" } }))
+    await mount("rtp-form", { cart })
+    expect(await page.inputValue("#rtp-mobile")).toBe("+974 5111 8021")
+    await page.press("#rtp-mobile", "Enter")
+    await page.waitForFunction(() => window.__events.length > 0)
+    expect(await events()).toEqual([
+      ["started", { id: "payses_7", mobile: "+974 5111 8021", data: { mobile_number_masked: "974*****021", amount: "360.00" } }],
+    ])
+    const sent = store.seen.find((s) => s.path.endsWith("/payment-sessions"))
+    expect(sent?.body.data).toEqual({ mobile_number: "+974 5111 8021", email: "noor@example.qa" })
+  })
+
+  it("shows 'no PayLater account' at once, in Arabic, marking the field", async () => {
+    store.on("POST /store/payment-collections/*", { status: 400, body: { type: "not_allowed", message: SHOPPER_MESSAGES.no_account.en } })
+    await mount("rtp-form", { cart, locale: "ar" })
+    await page.click("#rtp-send")
+    await page.locator('#rtp-error[data-kind="refused"]').waitFor()
+    expect(await page.textContent("#rtp-error")).toBe(SHOPPER_MESSAGES.no_account.ar)
+    expect(await page.getAttribute("#rtp-mobile", "aria-invalid")).toBe("true")
+    expect(await page.isEnabled("#rtp-send")).toBe(true)
+  })
+
+  it("asks for a number before calling the store", async () => {
+    await mount("rtp-form", { cart: { id: "cart_1" } })
+    await page.click("#rtp-send")
+    await page.locator("#rtp-error:not([hidden])").waitFor()
+    expect(await page.textContent("#rtp-error")).toMatch(/Enter the mobile number of your PayLater account/)
+    expect(store.seen.filter((s) => s.path.startsWith("/store/"))).toHaveLength(0)
+  })
+})
+
+describe("RequestToPayWaiting", () => {
+  const STATE = RTP_STATE_ROUTE
+
+  it("counts down with the masked number, tells of a lost connection, and hands over the order once paid", async () => {
+    store.on(
+      STATE,
+      waiting(125),
+      { status: 503, body: { message: "down" } },
+      waiting(120),
+      { status: 200, body: { status: "paid", order_id: "order_1" } }
+    )
+    await mount("rtp-waiting")
+    await page.locator(".paylater-rtp-countdown").filter({ hasText: /^2:0\d$/ }).waitFor()
+    expect(await page.textContent(".paylater-rtp-masked")).toBe("974*****021")
+    expect(await page.textContent(".paylater-rtp-lead")).toBe("We sent a payment request for 360.00 QAR to the PayLater app on 974*****021.")
+    await page.waitForFunction(() => window.__events.some(([name]) => name === "paid"))
+    expect(await events()).toEqual([["paid", "order_1"]])
+  })
+
+  it("shows a decline with a retry, and stops polling", async () => {
+    store.on(STATE, waiting(60), { status: 200, body: { status: "declined" } })
+    await mount("rtp-waiting")
+    await page.locator('.paylater-rtp-waiting[data-state="declined"]').waitFor()
+    expect(await page.textContent(".paylater-rtp-outcome [role=alert]")).toBe(SHOPPER_MESSAGES.rtp_declined.en)
+    expect(await page.isVisible(".paylater-rtp-countdown")).toBe(false)
+    const polls = store.seen.length
+    await page.click(".paylater-rtp-retry")
+    expect(await events()).toEqual([["retry", true]])
+    await page.waitForTimeout(200)
+    expect(store.seen.length).toBe(polls)
+  })
+
+  it("shows an expiry in Arabic", async () => {
+    store.on(STATE, { status: 200, body: { status: "expired" } })
+    await mount("rtp-waiting", { locale: "ar" })
+    await page.locator('.paylater-rtp-waiting[data-state="expired"]').waitFor()
+    expect(await page.textContent(".paylater-rtp-outcome [role=alert]")).toBe(SHOPPER_MESSAGES.rtp_expired.ar)
+    expect(await page.getAttribute(".paylater-rtp-waiting", "dir")).toBe("rtl")
+  })
+
+  it("shows a notice while the store cannot be reached", async () => {
+    store.on(STATE, waiting(60), { status: 503, body: {} })
+    await mount("rtp-waiting")
+    await page.locator(".paylater-notice[data-kind=connection]").waitFor()
+    expect(await page.textContent(".paylater-notice")).toBe(SHOPPER_MESSAGES.rtp_connection.en)
+  })
+})
+
+describe("PayLaterPendingNotice", () => {
+  it("waits, then hands over the order", async () => {
+    store.on("POST /store/carts/cart_1/complete", { status: 400, body: { message: "not yet" } }, { status: 200, body: { type: "order", order: { id: "order_5" } } })
+    store.on("GET /store/carts/cart_1", cartWithLinkSession("cart_1", "pending", {}))
+    await mount("pending")
+    expect(await page.textContent(".paylater-pending-status")).toBe(SHOPPER_MESSAGES.pending.en)
+    await page.waitForFunction(() => window.__events.length > 0, undefined, { timeout: 10_000 })
+    expect(await events()).toEqual([["order", "order_5"]])
+  })
+
+  it("hands over a failed payment's reason", async () => {
+    store.on("POST /store/carts/cart_1/complete", { status: 400, body: { message: "failed" } })
+    store.on("GET /store/carts/cart_1", cartWithLinkSession("cart_1", "error", { paylater_failure_reason: "declined" }))
+    await mount("pending")
+    await page.waitForFunction(() => window.__events.length > 0)
+    expect(await events()).toEqual([["failed", "declined"]])
+  })
+})

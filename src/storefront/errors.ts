@@ -1,0 +1,97 @@
+import { SHOPPER_MESSAGES, type Locale, type ShopperMessageKey } from "./messages"
+
+/**
+ * Why a PayLater payment could not be started, sorted by what the shopper can do about it. The
+ * plugin's server answers in English (the JS SDK keeps only that message and the HTTP status); the
+ * kit recognises its own sentences and gives the same message in Arabic.
+ */
+
+export type CheckoutErrorCode =
+  | "no_account"
+  | "limit_too_low"
+  | "amount_out_of_range"
+  | "currency"
+  | "invalid_mobile"
+  | "duplicate"
+  | "try_later"
+  | "unconfirmed"
+  | "unavailable"
+  | "no_link"
+  | "network"
+  | "unknown"
+
+/**
+ * refused: the details or the order cannot be paid with PayLater as they are (correct them or pick
+ * another method); try_later: PayLater could not do it right now; network: the store did not answer.
+ */
+export type CheckoutErrorKind = "refused" | "try_later" | "network"
+
+const KIND: Record<CheckoutErrorCode, CheckoutErrorKind> = {
+  no_account: "refused",
+  limit_too_low: "refused",
+  amount_out_of_range: "refused",
+  currency: "refused",
+  invalid_mobile: "refused",
+  duplicate: "refused",
+  unknown: "refused",
+  try_later: "try_later",
+  unconfirmed: "try_later",
+  unavailable: "try_later",
+  no_link: "try_later",
+  network: "network",
+}
+
+export class PayLaterCheckoutError extends Error {
+  readonly name = "PayLaterCheckoutError"
+  readonly kind: CheckoutErrorKind
+
+  constructor(
+    readonly code: CheckoutErrorCode,
+    /** The English text to show (the server's own when it had one, e.g. with the order's range). */
+    message: string,
+    /** HTTP status of the store's answer; null when there was none. */
+    readonly status: number | null = null
+  ) {
+    super(message)
+    this.kind = KIND[code]
+  }
+
+  /** The message for the shopper's language. English keeps the server's exact words. */
+  messageIn(locale: Locale): string {
+    if (locale === "en") return this.message
+    return SHOPPER_MESSAGES[this.code as ShopperMessageKey]?.[locale] ?? SHOPPER_MESSAGES.unknown[locale]
+  }
+}
+
+/** The plugin's sentences, by their opening words (some go on with the order's own numbers). */
+const OPENINGS: Array<[string, CheckoutErrorCode]> = [
+  [SHOPPER_MESSAGES.no_account.en, "no_account"],
+  [SHOPPER_MESSAGES.limit_too_low.en, "limit_too_low"],
+  [SHOPPER_MESSAGES.duplicate.en, "duplicate"],
+  [SHOPPER_MESSAGES.try_later.en, "try_later"],
+  [SHOPPER_MESSAGES.unconfirmed.en, "unconfirmed"],
+  [SHOPPER_MESSAGES.unavailable.en, "unavailable"],
+  ["PayLater can pay for orders between", "amount_out_of_range"],
+  ["The order amount is outside the range PayLater accepts", "amount_out_of_range"],
+  ["PayLater accepts payments in Qatari riyal", "currency"],
+  ["The mobile number must be a Qatar mobile number", "invalid_mobile"],
+  ["Request to Pay needs the shopper's PayLater mobile number", "invalid_mobile"],
+]
+
+/** Any error from the SDK (or the kit) → PayLaterCheckoutError. */
+export function toCheckoutError(error: unknown): PayLaterCheckoutError {
+  if (error instanceof PayLaterCheckoutError) return error
+  const status = (error as { status?: unknown } | null)?.status
+  const message = error instanceof Error ? error.message : ""
+  if (typeof status !== "number") {
+    return new PayLaterCheckoutError("network", SHOPPER_MESSAGES.network.en)
+  }
+  const known = OPENINGS.find(([opening]) => message.startsWith(opening))
+  if (known) {
+    return new PayLaterCheckoutError(known[1], message, status)
+  }
+  if (status === 422 || status >= 500) {
+    return new PayLaterCheckoutError("unavailable", message || SHOPPER_MESSAGES.unavailable.en, status)
+  }
+  return new PayLaterCheckoutError("unknown", message || SHOPPER_MESSAGES.unknown.en, status)
+}

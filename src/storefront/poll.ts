@@ -1,0 +1,162 @@
+import type { PayLaterSdk, PaymentSessionLike } from "./sdk"
+
+/**
+ * Following a payment that is not decided yet: the Request to Pay waiting state (the plugin's
+ * GET /store/paylater/payment-sessions/:id, answered from the store's records) and the pending page
+ * after a payment link (Medusa's own cart completion, safe to repeat). Both poll with backoff after
+ * failures and stop when their AbortSignal aborts.
+ */
+
+/** What GET /store/paylater/payment-sessions/:id answers, plus `gone` for its 404. */
+export type RequestToPayState =
+  /** In the shopper's app; `seconds_left` may reach 0 shortly before PayLater confirms `expired`. */
+  | { status: "waiting"; seconds_left: number; expires_at: string | null }
+  /** Approved; the order is being placed. Keep polling. */
+  | { status: "processing" }
+  | { status: "paid"; order_id: string }
+  | { status: "declined" }
+  | { status: "expired" }
+  /** The route answered 404: the session was replaced (a newer request or another payment method). */
+  | { status: "gone" }
+
+export function isFinalState(state: RequestToPayState): boolean {
+  return state.status === "paid" || state.status === "declined" || state.status === "expired" || state.status === "gone"
+}
+
+/** One look at a Request to Pay. Throws on network and server errors. */
+export async function fetchRequestToPayState(
+  sdk: PayLaterSdk,
+  sessionId: string,
+  signal?: AbortSignal
+): Promise<RequestToPayState> {
+  try {
+    return await sdk.client.fetch<RequestToPayState>(`/store/paylater/payment-sessions/${encodeURIComponent(sessionId)}`, { signal })
+  } catch (error) {
+    if ((error as { status?: unknown } | null)?.status === 404) return { status: "gone" }
+    throw error
+  }
+}
+
+export interface PollOptions {
+  signal?: AbortSignal
+  /** Between two answers (default 3000 ms; the route itself asks PayLater at most every few seconds). */
+  intervalMs?: number
+  /** After failures the wait doubles from 2 × intervalMs up to this (default 30000 ms). */
+  maxBackoffMs?: number
+}
+
+/** Resolves after `ms`, or at once when `wake` is called or the signal aborts. */
+function pause(ms: number, signal: AbortSignal | undefined, setWake: (wake: (() => void) | null) => void): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer)
+      signal?.removeEventListener("abort", done)
+      setWake(null)
+      resolve()
+    }
+    const timer = setTimeout(done, ms)
+    signal?.addEventListener("abort", done, { once: true })
+    setWake(done)
+  })
+}
+
+/** The wait before the next try: the interval after an answer, doubling after each failure. */
+export function nextDelay(failures: number, intervalMs: number, maxBackoffMs: number): number {
+  return failures === 0 ? intervalMs : Math.min(intervalMs * 2 ** failures, maxBackoffMs)
+}
+
+/**
+ * Polls a Request to Pay until it reaches a final state, which it returns; null when the signal
+ * aborted first. `onState` gets every answer; `onConnection(false)` when a poll failed (polling goes
+ * on: show a notice, not an error page) and `onConnection(true)` once one succeeds again. In a
+ * browser it checks at once when the tab becomes visible again (the shopper is back from the
+ * PayLater app on the same phone).
+ */
+export async function pollRequestToPay(
+  sdk: PayLaterSdk,
+  sessionId: string,
+  handlers: { onState?: (state: RequestToPayState) => void; onConnection?: (ok: boolean) => void } & PollOptions = {}
+): Promise<RequestToPayState | null> {
+  const { signal, intervalMs = 3000, maxBackoffMs = 30000 } = handlers
+  let wake: (() => void) | null = null
+  const onVisible = () => {
+    if (typeof document !== "undefined" && document.visibilityState === "visible") wake?.()
+  }
+  if (typeof document !== "undefined") document.addEventListener("visibilitychange", onVisible)
+  let failures = 0
+  try {
+    while (!signal?.aborted) {
+      try {
+        const state = await fetchRequestToPayState(sdk, sessionId, signal)
+        if (signal?.aborted) return null
+        if (failures > 0) handlers.onConnection?.(true)
+        failures = 0
+        handlers.onState?.(state)
+        if (isFinalState(state)) return state
+      } catch {
+        if (signal?.aborted) return null
+        failures += 1
+        handlers.onConnection?.(false)
+      }
+      await pause(nextDelay(failures, intervalMs, maxBackoffMs), signal, (w) => (wake = w))
+    }
+    return null
+  } finally {
+    if (typeof document !== "undefined") document.removeEventListener("visibilitychange", onVisible)
+  }
+}
+
+export type PendingOutcome =
+  | { kind: "order"; orderId: string }
+  | { kind: "failed"; reason: string }
+  /** The cart does not exist (any more). */
+  | { kind: "missing" }
+  /** Still undecided after `giveUpAfterMs`: offer a "check again" button. */
+  | { kind: "gave_up" }
+
+function payLaterSession(cart: { payment_collection?: { payment_sessions?: PaymentSessionLike[] | null } | null }) {
+  return cart.payment_collection?.payment_sessions?.find((s) => s.provider_id.startsWith("pp_paylater"))
+}
+
+/** One check for the pending page: completing the cart is Medusa's own step and safe to repeat. */
+export async function checkPendingOrder(sdk: PayLaterSdk, cartId: string): Promise<PendingOutcome | null> {
+  const result = (await sdk.store.cart.complete(cartId).catch(() => null)) as { type?: string; order?: { id: string } } | null
+  if (result?.type === "order" && result.order) return { kind: "order", orderId: result.order.id }
+  let cart: any
+  try {
+    cart = (await sdk.store.cart.retrieve(cartId, { fields: "id,*payment_collection,*payment_collection.payment_sessions" })).cart
+  } catch (error) {
+    if ((error as { status?: unknown } | null)?.status === 404) return { kind: "missing" }
+    throw error
+  }
+  const session = payLaterSession(cart)
+  if (!session) return { kind: "failed", reason: "error" }
+  const data = (session.data ?? {}) as Record<string, unknown>
+  if (session.status === "error" || data.paylater_status === "failed") {
+    return { kind: "failed", reason: typeof data.paylater_failure_reason === "string" ? data.paylater_failure_reason : "declined" }
+  }
+  return null
+}
+
+/**
+ * The pending page's wait: checks with growing pauses (2 s up to 15 s) until the order exists, the
+ * payment failed, the cart is gone, or `giveUpAfterMs` (default 10 minutes) passed. Network errors
+ * are not answers: it keeps waiting. Null when the signal aborted.
+ */
+export async function waitForPendingOrder(
+  sdk: PayLaterSdk,
+  cartId: string,
+  options: { signal?: AbortSignal; giveUpAfterMs?: number; delaysMs?: number[] } = {}
+): Promise<PendingOutcome | null> {
+  const { signal, giveUpAfterMs = 10 * 60_000, delaysMs = [2000, 2000, 3000, 5000, 8000, 15000] } = options
+  const started = Date.now()
+  for (let attempt = 0; !signal?.aborted; attempt++) {
+    const outcome = await checkPendingOrder(sdk, cartId).catch(() => null)
+    if (signal?.aborted) return null
+    if (outcome) return outcome
+    if (Date.now() - started >= giveUpAfterMs) return { kind: "gave_up" }
+    await pause(delaysMs[Math.min(attempt, delaysMs.length - 1)], signal, () => undefined)
+  }
+  return null
+}
+

@@ -1,0 +1,72 @@
+"use client"
+
+import { useState, type ReactNode } from "react"
+import { startLinkCheckout } from "../checkout"
+import { toCheckoutError, type PayLaterCheckoutError } from "../errors"
+import type { CartLike, PayLaterSdk } from "../sdk"
+import { cx, dirOf, label, type StyleProps } from "./shared"
+
+export type PayLaterButtonProps = StyleProps<"button" | "error"> & {
+  sdk: PayLaterSdk
+  cart: CartLike
+  /**
+   * Runs first, e.g. to save the checkout form to the cart (the payment is for the cart's final
+   * total). Return the updated cart, or null to stop (the form is incomplete).
+   */
+  prepareCart?: () => Promise<CartLike | null>
+  /** Only for the optional look-up before links (`eligibilityCheck: "all"`). */
+  mobileNumber?: string
+  /** Default: `window.location.assign(url)`. Next.js may pass `(url) => router.push(url)`. */
+  navigate?: (url: string) => void
+  onError?: (error: PayLaterCheckoutError) => void
+  disabled?: boolean
+  children?: ReactNode
+  id?: string
+}
+
+/** "Pay with PayLater": creates the session and sends the shopper to PayLater's hosted page. */
+export function PayLaterButton(props: PayLaterButtonProps) {
+  const { sdk, cart, prepareCart, mobileNumber, navigate, onError, disabled, locale, className, classNames, children, id } = props
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<PayLaterCheckoutError | null>(null)
+
+  const start = async () => {
+    setBusy(true)
+    setError(null)
+    try {
+      const ready = prepareCart ? await prepareCart() : cart
+      if (!ready) {
+        setBusy(false)
+        return
+      }
+      const { url } = await startLinkCheckout(sdk, ready, { mobileNumber })
+      ;(navigate ?? ((to: string) => window.location.assign(to)))(url)
+      // Still busy: the page is being replaced by PayLater's.
+    } catch (e) {
+      const failure = toCheckoutError(e)
+      setError(failure)
+      setBusy(false)
+      onError?.(failure)
+    }
+  }
+
+  return (
+    <div className={cx("paylater-button", className)} dir={dirOf(locale)} lang={locale ?? "en"}>
+      <button
+        type="button"
+        id={id}
+        className={cx("paylater-button-action", classNames?.button)}
+        disabled={disabled || busy}
+        aria-busy={busy}
+        onClick={() => void start()}
+      >
+        {busy ? label("redirecting", locale) : children ?? label("payButton", locale)}
+      </button>
+      {error ? (
+        <p role="alert" className={cx("paylater-error", classNames?.error)} data-kind={error.kind} data-code={error.code}>
+          {error.messageIn(locale ?? "en")}
+        </p>
+      ) : null}
+    </div>
+  )
+}
