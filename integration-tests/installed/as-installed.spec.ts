@@ -255,6 +255,20 @@ describe("as installed: the npm package in a fresh Medusa store", () => {
     expect(pkg.peerDependenciesMeta).toEqual({ react: { optional: true } })
   })
 
+  it("serves the storefront kit to a storefront that installs the package (CommonJS and ESM, with types)", () => {
+    expect(packedFiles).toEqual(
+      expect.arrayContaining([".medusa/server/src/storefront/index.js", ".medusa/server/src/storefront/index.d.ts", ".medusa/server/src/storefront/react/index.js"])
+    )
+    const probe = [
+      `const kit = require("medusa-payment-paylater/storefront");`,
+      `import("medusa-payment-paylater/storefront").then((esm) => {`,
+      `  console.log(JSON.stringify({ cjs: typeof kit.readPayLaterReturn, esm: typeof esm.readPayLaterReturn, link: kit.PAYLATER_LINK_PROVIDER_ID }))`,
+      `})`,
+    ].join("\n")
+    const out = store.run("storefront kit import", process.execPath, ["-e", probe])
+    expect(JSON.parse(out.trim().split("\n").pop()!)).toEqual({ cjs: "function", esm: "function", link: "pp_paylater_paylater" })
+  })
+
   it("boots: the plugin's table exists, the providers are registered, the job says its schedule", async () => {
     expect(seeded.regionPaymentProviders).toEqual(expect.arrayContaining(["pp_paylater_paylater", "pp_paylater-rtp_paylater"]))
     // Production logs are JSON lines, so the quotes arrive escaped.
