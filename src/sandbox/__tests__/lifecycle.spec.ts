@@ -19,6 +19,9 @@ function trackHandles() {
       const stack = new Error().stack ?? ""
       // Jest's reporter shares the process when it runs suites in band; its timers are not ours.
       if (/node_modules\/(@jest\/|jest-)/.test(stack)) return
+      // Node's http module caches the Date header for up to a second with a timer of its own
+      // (node:internal/http utcDate), shared by every server in the process: not the sandbox's.
+      if (/at utcDate \(node:internal\/http/.test(stack)) return
       live.set(id, { type, stack })
     },
     destroy(id) {
