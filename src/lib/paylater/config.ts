@@ -17,6 +17,14 @@ export const PAYLATER_HOSTS: Readonly<Record<PayLaterEnvironment, string>> = {
 export const PAYLATER_MIN_AMOUNT = "300.00"
 export const PAYLATER_MAX_AMOUNT = "25000.00"
 
+/**
+ * Request to Pay: PayLater publishes no bounds (the link's 300-25,000 does not apply; a point of sale
+ * sells small things too). Defaults: at least 1.00 QAR, and PayLater's largest order as a ceiling
+ * that catches a mistyped amount at the till. A merchant may set others (any positive amounts).
+ */
+export const REQUEST_TO_PAY_MIN_AMOUNT = "1.00"
+export const REQUEST_TO_PAY_MAX_AMOUNT = PAYLATER_MAX_AMOUNT
+
 const MAX_EXPIRY_MINUTES = 1440
 
 function isBlank(value: unknown): boolean {
@@ -101,6 +109,29 @@ function amountBound(field: string, fallback: string) {
   })
 }
 
+/** A Request to Pay bound: any positive amount with at most two decimals. */
+function requestToPayBound(field: string, fallback: string) {
+  return z.unknown().optional().transform((value, ctx) => {
+    if (isBlank(value)) {
+      return fallback
+    }
+    let minor: bigint | null = null
+    try {
+      minor = parseMinorUnits(value as string | number, field)
+    } catch {
+      minor = null
+    }
+    if (minor === null || minor <= 0n) {
+      ctx.addIssue({
+        code: "custom",
+        message: `${field} must be a positive amount in QAR with at most two decimals (e.g. "150.00")`,
+      })
+      return z.NEVER
+    }
+    return formatMinorUnits(minor)
+  })
+}
+
 const environment = z.unknown().optional().transform((value, ctx): PayLaterEnvironment => {
   if (isBlank(value)) {
     return "sandbox"
@@ -172,6 +203,8 @@ const schema = z.object({
   timeoutMs: wholeNumber("timeoutMs", 1, 300000, 15000, "milliseconds to wait for each PayLater answer"),
   minAmount: amountBound("minAmount", PAYLATER_MIN_AMOUNT),
   maxAmount: amountBound("maxAmount", PAYLATER_MAX_AMOUNT),
+  requestToPayMinAmount: requestToPayBound("requestToPayMinAmount", REQUEST_TO_PAY_MIN_AMOUNT),
+  requestToPayMaxAmount: requestToPayBound("requestToPayMaxAmount", REQUEST_TO_PAY_MAX_AMOUNT),
   linkExpiryMinutes: wholeNumber("linkExpiryMinutes", 1, MAX_EXPIRY_MINUTES, 60, "payment link validity in minutes"),
   requestToPayExpiryMinutes: wholeNumber(
     "requestToPayExpiryMinutes",
@@ -203,10 +236,15 @@ export function parsePayLaterConfig(input: unknown): PayLaterConfig {
     throw configurationError(result.error.issues.map((issue) => issue.message))
   }
   const options = result.data
-  if (parseMinorUnits(options.minAmount) > parseMinorUnits(options.maxAmount)) {
-    throw configurationError([
-      `minAmount (${options.minAmount}) must not be greater than maxAmount (${options.maxAmount})`,
-    ])
+  const inverted = [
+    ["minAmount", "maxAmount"],
+    ["requestToPayMinAmount", "requestToPayMaxAmount"],
+  ] as const
+  const rangeProblems = inverted
+    .filter(([min, max]) => parseMinorUnits(options[min]) > parseMinorUnits(options[max]))
+    .map(([min, max]) => `${min} (${options[min]}) must not be greater than ${max} (${options[max]})`)
+  if (rangeProblems.length) {
+    throw configurationError(rangeProblems)
   }
   const config: PayLaterConfig = {
     clientId: options.clientId,
@@ -218,6 +256,8 @@ export function parsePayLaterConfig(input: unknown): PayLaterConfig {
     timeoutMs: options.timeoutMs,
     minAmount: options.minAmount,
     maxAmount: options.maxAmount,
+    requestToPayMinAmount: options.requestToPayMinAmount,
+    requestToPayMaxAmount: options.requestToPayMaxAmount,
     linkExpiryMinutes: options.linkExpiryMinutes,
     requestToPayExpiryMinutes: options.requestToPayExpiryMinutes,
     maxAttempts: options.maxAttempts,

@@ -395,7 +395,12 @@ export abstract class PayLaterBaseProvider extends AbstractPaymentProvider<PayLa
     return rest
   }
 
-  /** QAR only, rounded to dirhams, inside the outlet's range: refused with words a shopper can act on. */
+  /** The amounts this method may collect; the payment link's (the outlet's range) by default. */
+  protected amountRange(): { minAmount: string; maxAmount: string } {
+    return this.settings_.config
+  }
+
+  /** QAR only, rounded to dirhams, inside the method's range: refused with words a shopper can act on. */
   protected checkedAmount(amount: InitiatePaymentInput["amount"], currencyCode: string): string {
     if ((currencyCode ?? "").toUpperCase() !== "QAR") {
       throw new MedusaError(
@@ -404,7 +409,7 @@ export abstract class PayLaterBaseProvider extends AbstractPaymentProvider<PayLa
       )
     }
     const rounded = toAmountText(amount)
-    const { minAmount, maxAmount } = this.settings_.config
+    const { minAmount, maxAmount } = this.amountRange()
     if (!isWithin(rounded, minAmount, maxAmount)) {
       throw new MedusaError(
         MedusaError.Types.INVALID_DATA,
