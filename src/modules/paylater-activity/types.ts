@@ -138,3 +138,23 @@ export interface SettleRefundInput {
   error_code?: string | null
   error_message?: string | null
 }
+
+// ---- Webhook tallies -----------------------------------------------------------------------------
+
+export interface WebhookTallyInput {
+  /** Start of the minute the answers were given in. */
+  minute: Date
+  accepted: number
+  refused: number
+  failed: number
+  last_refusal_reason?: string | null
+  last_refusal_at?: Date | null
+}
+
+export interface WebhookSummary {
+  accepted: number
+  refused: number
+  failed: number
+  last_refusal_reason: string | null
+  last_refusal_at: string | null
+}

@@ -2,6 +2,7 @@ import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
 import { receivePayLaterWebhookWorkflow } from "../../../workflows/paylater-webhook/workflow"
 import { readJsonObject } from "./read-body"
+import { tallyWebhookAnswer } from "./tally"
 
 const RECEIVED = { message: "Webhook received successfully" }
 
@@ -14,6 +15,7 @@ const RECEIVED = { message: "Webhook received successfully" }
  * know also get 200 (the pipeline logs and drops them), so PayLater stops retrying them.
  */
 export async function POST(req: MedusaRequest, res: MedusaResponse): Promise<void> {
+  tallyWebhookAnswer(req, res)
   const receivedAt = new Date().toISOString()
   const logger = req.scope.resolve(ContainerRegistrationKeys.LOGGER)
   const read = await readJsonObject(req)
