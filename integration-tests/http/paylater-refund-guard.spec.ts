@@ -8,6 +8,7 @@ import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { Modules } from "@medusajs/framework/utils"
 import payLaterReconcileJob from "../../src/jobs/paylater-reconcile"
 import { signWebhook } from "../../src/lib/paylater"
+import { PAYLATER_ACTIVITY_MODULE, type PayLaterActivityModuleService } from "../../src/modules/paylater-activity"
 import { useSandbox } from "../helpers/sandbox"
 import { PAYLATER_PROVIDER_ID, seedStore, type SeedResult } from "../helpers/seed"
 import { createAdminUser, startCheckout, storeClient, type AdminAuth, type StoreClient } from "../helpers/store-client"
@@ -133,6 +134,26 @@ medusaIntegrationTestRunner({
         expect(again.status).toBe(200)
         expect(paylater().order(sessionId)!.refunds).toEqual([expect.objectContaining({ amount: "360.00", full: true })])
       })
+    })
+
+    it("takes a refund left pending by a process that died as unknown, and lists it", async () => {
+      const { sessionId, paymentId } = await paidOrder()
+      const activity = getContainer().resolve(PAYLATER_ACTIVITY_MODULE) as PayLaterActivityModuleService
+      await activity.createPayLaterRefundAttempts({
+        paylater_order_id: sessionId,
+        payment_id: paymentId,
+        amount: 25 as never,
+        status: "pending",
+        sent_at: new Date(Date.now() - 60 * MINUTE),
+      })
+      const refused = await refund(paymentId, 10)
+      expect(refused.status).toBe(400)
+      expect(refused.data.message).toMatch(/refund of 25.00 QAR .* outcome is unknown/)
+      // Committed despite the refusal: the item is there for a person to resolve.
+      expect(await attention()).toEqual([
+        expect.objectContaining({ kind: "refund_outcome_unknown", amount: "25.00", detail: expect.objectContaining({ error_code: "ABANDONED" }) }),
+      ])
+      expect(paylater().order(sessionId)!.refunds).toHaveLength(0)
     })
 
     it("adds partial refunds up exactly and never refunds more than was paid", async () => {

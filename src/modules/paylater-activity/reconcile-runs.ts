@@ -1,6 +1,6 @@
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
-import type { PayLaterActivityModuleService } from "./service"
+import { activityModuleOf } from "./resolve"
 
 /** Runs kept for Settings → PayLater ("last reconciliation run"); older ones are deleted. */
 const KEEP_RUNS = 50
@@ -21,9 +21,7 @@ export async function recordReconcileRun(
   outcome: { result: ReconcileRunSummary } | { error: unknown }
 ): Promise<void> {
   try {
-    const service = container.resolve("paylater_activity", { allowUnregistered: true }) as
-      | PayLaterActivityModuleService
-      | undefined
+    const service = activityModuleOf(container)
     if (!service) return
     const result = "result" in outcome ? outcome.result : null
     const outcomes = (result?.results ?? []).reduce<Record<string, number>>((acc, r) => {

@@ -119,18 +119,35 @@ export class PayLaterActivityModuleService extends MedusaService({
    * admin) while an earlier refund of the same PayLater order is in flight or of unknown outcome, or
    * when it would take refunds past what was paid. Serialised per PayLater order.
    */
+  async beginRefund(input: BeginRefundInput, sharedContext: Context = {}): Promise<BeginRefundResult> {
+    // Committed on its own: the refusal that follows must not roll the item for a person back.
+    await this.expireStaleRefunds(input.paylater_order_id, input.stale_after_ms, sharedContext)
+    return this.beginRefund_(input, sharedContext)
+  }
+
+  /** Pending attempts whose sender died become unknown, and go on the list for a person. */
   @InjectTransactionManager()
-  async beginRefund(input: BeginRefundInput, @MedusaContext() sharedContext: Context = {}): Promise<BeginRefundResult> {
+  protected async expireStaleRefunds(
+    paylaterOrderId: string,
+    staleAfterMs: number,
+    @MedusaContext() sharedContext: Context = {}
+  ): Promise<void> {
+    await lockRefundsOf(sharedContext, paylaterOrderId)
+    const attempts = await this.refundAttemptsOf(paylaterOrderId, sharedContext)
+    for (const attempt of staleAttempts(attempts, staleAfterMs, new Date())) {
+      await this.markRefundUnknown(
+        attempt.id,
+        { error_code: "ABANDONED", error_message: "the process sending it stopped before PayLater answered" },
+        sharedContext
+      )
+    }
+  }
+
+  @InjectTransactionManager()
+  protected async beginRefund_(input: BeginRefundInput, @MedusaContext() sharedContext: Context = {}): Promise<BeginRefundResult> {
     await lockRefundsOf(sharedContext, input.paylater_order_id)
     const now = new Date()
-    let attempts = await this.refundAttemptsOf(input.paylater_order_id, sharedContext)
-    const stale = staleAttempts(attempts, input.stale_after_ms, now)
-    for (const attempt of stale) {
-      await this.markRefundUnknown(attempt.id, { error_code: "ABANDONED", error_message: "the process sending it stopped before PayLater answered" }, sharedContext)
-    }
-    if (stale.length) {
-      attempts = await this.refundAttemptsOf(input.paylater_order_id, sharedContext)
-    }
+    const attempts = await this.refundAttemptsOf(input.paylater_order_id, sharedContext)
     const decision = decideRefund(attempts, input)
     if (decision.mode === "book") {
       await this.updatePayLaterRefundAttempts(

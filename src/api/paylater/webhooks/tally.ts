@@ -1,8 +1,7 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { PAYLATER_ACTIVITY_MODULE } from "../../../modules/paylater-activity"
-import type { PayLaterActivityModuleService } from "../../../modules/paylater-activity/service"
+import { activityModuleOf } from "../../../modules/paylater-activity/resolve"
 
 /**
  * Counts the webhook route's answers (200 accepted, 403 refused with its reason, 5xx failed) for
@@ -54,12 +53,7 @@ async function flush(container: MedusaContainer): Promise<void> {
   timer = null
   const rows = [...pending.entries()]
   pending.clear()
-  let service: PayLaterActivityModuleService | undefined
-  try {
-    service = container.resolve(PAYLATER_ACTIVITY_MODULE, { allowUnregistered: true }) as PayLaterActivityModuleService | undefined
-  } catch {
-    service = undefined
-  }
+  const service = activityModuleOf(container)
   if (!service) return
   for (const [minute, row] of rows) {
     try {

@@ -1,16 +1,14 @@
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { refundPaymentWorkflow } from "@medusajs/core-flows"
-import { PAYLATER_ACTIVITY_MODULE } from "../../../../modules/paylater-activity"
+import { activityModuleOf } from "../../../../modules/paylater-activity/resolve"
 import type { PayLaterActivityModuleService } from "../../../../modules/paylater-activity/service"
 import { ATTENTION_RESOLUTIONS, type AttentionRecord } from "../../../../modules/paylater-activity/types"
 import { BOOKING_METADATA_KEY } from "../../../../providers/paylater/refund-guard"
 
 /** The activity module, or a clear 500 when the app runs without it. */
 export function activityModule(container: MedusaContainer): PayLaterActivityModuleService {
-  const service = container.resolve(PAYLATER_ACTIVITY_MODULE, { allowUnregistered: true }) as
-    | PayLaterActivityModuleService
-    | undefined
+  const service = activityModuleOf(container)
   if (!service) {
     throw new MedusaError(
       MedusaError.Types.UNEXPECTED_STATE,
