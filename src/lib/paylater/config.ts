@@ -85,51 +85,44 @@ const outletId = z.unknown().optional().transform((value, ctx) => {
   return n
 })
 
-function amountBound(field: string, fallback: string) {
+/** An amount option in QAR (two decimals at most), accepted when `fits` its minor units. */
+function amountOption(fallback: string, fits: (minor: bigint) => boolean, problem: string) {
   return z.unknown().optional().transform((value, ctx) => {
     if (isBlank(value)) {
       return fallback
     }
     let minor: bigint | null = null
     try {
-      minor = parseMinorUnits(value as string | number, field)
+      minor = parseMinorUnits(value as string | number)
     } catch {
       minor = null
     }
-    const floor = parseMinorUnits(PAYLATER_MIN_AMOUNT)
-    const ceiling = parseMinorUnits(PAYLATER_MAX_AMOUNT)
-    if (minor === null || minor < floor || minor > ceiling) {
-      ctx.addIssue({
-        code: "custom",
-        message: `${field} must be an amount in QAR between 300.00 and 25000.00 with at most two decimals (the outlet's own limit, e.g. "4000.00")`,
-      })
+    if (minor === null || !fits(minor)) {
+      ctx.addIssue({ code: "custom", message: problem })
       return z.NEVER
     }
     return formatMinorUnits(minor)
   })
 }
 
+/** The outlet's own payment-link bound, inside PayLater's 300-25,000 QAR. */
+function amountBound(field: string, fallback: string) {
+  const floor = parseMinorUnits(PAYLATER_MIN_AMOUNT)
+  const ceiling = parseMinorUnits(PAYLATER_MAX_AMOUNT)
+  return amountOption(
+    fallback,
+    (minor) => minor >= floor && minor <= ceiling,
+    `${field} must be an amount in QAR between 300.00 and 25000.00 with at most two decimals (the outlet's own limit, e.g. "4000.00")`
+  )
+}
+
 /** A Request to Pay bound: any positive amount with at most two decimals. */
 function requestToPayBound(field: string, fallback: string) {
-  return z.unknown().optional().transform((value, ctx) => {
-    if (isBlank(value)) {
-      return fallback
-    }
-    let minor: bigint | null = null
-    try {
-      minor = parseMinorUnits(value as string | number, field)
-    } catch {
-      minor = null
-    }
-    if (minor === null || minor <= 0n) {
-      ctx.addIssue({
-        code: "custom",
-        message: `${field} must be a positive amount in QAR with at most two decimals (e.g. "150.00")`,
-      })
-      return z.NEVER
-    }
-    return formatMinorUnits(minor)
-  })
+  return amountOption(
+    fallback,
+    (minor) => minor > 0n,
+    `${field} must be a positive amount in QAR with at most two decimals (e.g. "150.00")`
+  )
 }
 
 const environment = z.unknown().optional().transform((value, ctx): PayLaterEnvironment => {
