@@ -12,12 +12,9 @@
  */
 import fs from "node:fs"
 import path from "node:path"
-import { chromium, type Browser, type Page } from "playwright-core"
+import type { Browser, Page } from "playwright-core"
+import { closeAdminDemo, counterSaleOrder, signInToAdmin, type AdminSession, type Json } from "./admin-session"
 import { startDemo, type RunningDemo } from "./demo-process"
-
-const { launchOptions } = require("../../scripts/lib/chromium") as {
-  launchOptions(): { executablePath: string; args: string[] }
-}
 
 // The admin is served by Vite's dev middleware: its first page load compiles the dashboard.
 jest.setTimeout(420_000)
@@ -27,29 +24,15 @@ const DOCS_SHOT = path.resolve(__dirname, "..", "..", "docs", "images", "admin-p
 const ADMIN = { email: "paylater-ops@paylater-demo.local", password: "paylater-ops-password" }
 const SECRETS = ["sandbox-secret", "sandbox-webhook-secret"]
 
-type Json = Record<string, any>
-
 describe("admin: Settings → PayLater", () => {
   let demo: RunningDemo
   let browser: Browser
   let page: Page
-  let token: string
+  let ok: AdminSession["api"]
+  let adminApi: AdminSession["raw"]
 
   const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true })
 
-  async function adminApi(method: string, pathname: string, body?: unknown): Promise<{ status: number; json: Json }> {
-    const res = await fetch(`${demo.state.urls.backend}${pathname}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    })
-    return { status: res.status, json: (await res.json().catch(() => ({}))) as Json }
-  }
-  async function ok(method: string, pathname: string, body?: unknown): Promise<Json> {
-    const res = await adminApi(method, pathname, body)
-    if (res.status >= 300) throw new Error(`${method} ${pathname}: ${res.status} ${JSON.stringify(res.json)}`)
-    return res.json
-  }
   async function sandbox(method: string, route: string, body?: unknown): Promise<Json> {
     const res = await fetch(`${demo.state.urls.sandbox}/__sandbox/${route}`, {
       method,
@@ -62,30 +45,16 @@ describe("admin: Settings → PayLater", () => {
 
   /** A counter sale (350 QAR + 10 QAR delivery) paid with Request to Pay: returns order and payment. */
   async function paidCounterSale(): Promise<{ orderId: string; paymentId: string; reference: string }> {
-    const { products } = await ok("GET", "/admin/products?fields=id,variants.id,variants.title&limit=50")
-    const variant = products.flatMap((p: Json) => p.variants).find((v: Json) => /standard/i.test(v.title))
-    const { shipping_options } = await ok("GET", "/admin/shipping-options?fields=id&limit=50")
-    const { sales_channels } = await ok("GET", "/admin/sales-channels?fields=id&limit=1")
-    const address = { first_name: "Noor", last_name: "Al-Kuwari", address_1: "Zone 66", city: "Doha", country_code: "qa" }
-    const { draft_order } = await ok("POST", "/admin/draft-orders", {
-      region_id: demo.state.regionId,
-      sales_channel_id: sales_channels[0].id,
-      email: "counter-shopper@example.qa",
-      items: [{ variant_id: variant.id, quantity: 1 }],
-      shipping_address: address,
-      billing_address: address,
-      shipping_methods: [{ name: "Doha delivery", shipping_option_id: shipping_options[0].id, amount: 10 }],
-    })
-    const { order } = await ok("POST", `/admin/draft-orders/${draft_order.id}/convert-to-order`, {})
-    const sent = await ok("POST", `/admin/paylater/orders/${order.id}/request-to-pay`, { mobile_number: "5111 8024" })
+    const orderId = await counterSaleOrder(demo, ok)
+    const sent = await ok("POST", `/admin/paylater/orders/${orderId}/request-to-pay`, { mobile_number: "5111 8024" })
     const reference = sent.request_to_pay.request.session_id
     await sandbox("POST", `rtp/${reference}/approve`)
     const deadline = Date.now() + 60_000
     for (;;) {
-      const { order: paid } = await ok("GET", `/admin/orders/${order.id}?fields=payment_status,payment_collections.payments.id`)
+      const { order: paid } = await ok("GET", `/admin/orders/${orderId}?fields=payment_status,payment_collections.payments.id`)
       const payment = paid.payment_collections.flatMap((c: Json) => c.payments)[0]
-      if (paid.payment_status === "captured" && payment) return { orderId: order.id, paymentId: payment.id, reference }
-      if (Date.now() > deadline) throw new Error(`order ${order.id} not captured: ${JSON.stringify(paid)}`)
+      if (paid.payment_status === "captured" && payment) return { orderId, paymentId: payment.id, reference }
+      if (Date.now() > deadline) throw new Error(`order ${orderId} not captured: ${JSON.stringify(paid)}`)
       await new Promise((r) => setTimeout(r, 500))
     }
   }
@@ -101,30 +70,10 @@ describe("admin: Settings → PayLater", () => {
       DEMO_ADMIN_PASSWORD: ADMIN.password,
       PAYLATER_TIMEOUT_MS: "2000",
     })
-    browser = await chromium.launch(launchOptions())
-    const login = await fetch(`${demo.state.urls.backend}/auth/user/emailpass`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(ADMIN),
-    })
-    token = ((await login.json()) as { token: string }).token
-    if (!token) throw new Error(`admin login failed (${login.status})`)
-
-    page = await browser.newPage({ viewport: { width: 1400, height: 1100 } })
-    await page.goto(`${demo.state.urls.admin}/login`, { timeout: 240_000 })
-    await page.fill('input[name="email"]', ADMIN.email, { timeout: 240_000 })
-    await page.fill('input[name="password"]', ADMIN.password)
-    await page.click('button[type="submit"]')
-    await page.waitForURL((url) => !url.pathname.endsWith("/login"), { timeout: 120_000 })
+    ;({ browser, page, api: ok, raw: adminApi } = await signInToAdmin(demo, ADMIN, { width: 1400, height: 1100 }))
   })
 
-  afterAll(async () => {
-    await browser?.close()
-    if (demo) {
-      await demo.stop()
-      fs.rmSync(demo.dir, { recursive: true, force: true })
-    }
-  })
+  afterAll(() => closeAdminDemo(demo, browser))
 
   it("lists a refund whose answer was lost, refuses another refund meanwhile, and resolves it from the page", async () => {
     const { orderId, paymentId, reference } = await paidCounterSale()

@@ -9,6 +9,7 @@ import { Modules } from "@medusajs/framework/utils"
 import payLaterReconcileJob from "../../src/jobs/paylater-reconcile"
 import { signWebhook } from "../../src/lib/paylater"
 import { PAYLATER_ACTIVITY_MODULE, type PayLaterActivityModuleService } from "../../src/modules/paylater-activity"
+import { useEnv } from "../helpers/env"
 import { useSandbox } from "../helpers/sandbox"
 import { PAYLATER_PROVIDER_ID, seedStore, type SeedResult } from "../helpers/seed"
 import { createAdminUser, startCheckout, storeClient, type AdminAuth, type StoreClient } from "../helpers/store-client"
@@ -17,15 +18,8 @@ import { decideOnLink, followToApp } from "./paylater-link/shopper"
 
 jest.setTimeout(180_000)
 
-// A lost refund answer then costs 1.5 s, not 15; restored for the next spec file in this process.
-const previousTimeout = process.env.PAYLATER_TIMEOUT_MS
-beforeAll(() => {
-  process.env.PAYLATER_TIMEOUT_MS = "1500"
-})
-afterAll(() => {
-  if (previousTimeout === undefined) delete process.env.PAYLATER_TIMEOUT_MS
-  else process.env.PAYLATER_TIMEOUT_MS = previousTimeout
-})
+// A lost refund answer then costs 1.5 s, not 15.
+useEnv({ PAYLATER_TIMEOUT_MS: "1500" })
 
 // Tokens outlive the sandbox clock's jump past the 10-minute refund window: a token expired by the
 // jump would make the faulted refund call answer 401 inside the sandbox instead of being paid out.

@@ -6,6 +6,7 @@
  */
 import { createHash, createHmac } from "node:crypto"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { useEnv } from "../helpers/env"
 import { useSandbox } from "../helpers/sandbox"
 import { PAYLATER_PROVIDER_ID, seedStore, type SeedResult } from "../helpers/seed"
 import { startCheckout, storeClient, type StoreClient } from "../helpers/store-client"
@@ -16,14 +17,7 @@ import { decideOnLink } from "./paylater-link/shopper"
 jest.setTimeout(180_000)
 
 const MERCHANT = "138"
-const previousMerchant = process.env.PAYLATER_MERCHANT_ID
-beforeAll(() => {
-  process.env.PAYLATER_MERCHANT_ID = MERCHANT
-})
-afterAll(() => {
-  if (previousMerchant === undefined) delete process.env.PAYLATER_MERCHANT_ID
-  else process.env.PAYLATER_MERCHANT_ID = previousMerchant
-})
+useEnv({ PAYLATER_MERCHANT_ID: MERCHANT })
 
 const paylater = useSandbox({ merchantId: MERCHANT })
 
