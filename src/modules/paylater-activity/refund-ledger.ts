@@ -21,6 +21,11 @@ const PAID_OUT: ReadonlySet<RefundAttemptStatus> = new Set(["succeeded", "refund
 
 const text = (amount: BigNumberInput) => MathBN.convert(amount).toFixed(2)
 const amountOf = (a: StoredRefundAttempt) => a.raw_amount ?? a.amount
+
+/** An attempt's amount as two-decimal QAR text, from its exact stored value. */
+export function attemptAmount(attempt: StoredRefundAttempt): string {
+  return text(amountOf(attempt))
+}
 const when = (at: Date | string) => new Date(at).toISOString().replace("T", " ").slice(0, 16) + " UTC"
 
 export function refundedTotal(attempts: StoredRefundAttempt[]): string {

@@ -13,7 +13,7 @@ import { PayLaterEvent } from "./models/paylater-event"
 import { PayLaterReconcileRun } from "./models/paylater-reconcile-run"
 import { PayLaterRefundAttempt } from "./models/paylater-refund-attempt"
 import { PayLaterWebhookTally } from "./models/paylater-webhook-tally"
-import { decideRefund, refundedTotal, staleAttempts, type StoredRefundAttempt } from "./refund-ledger"
+import { attemptAmount, decideRefund, refundedTotal, staleAttempts, type StoredRefundAttempt } from "./refund-ledger"
 import {
   ATTENTION_KINDS,
   ATTENTION_RESOLUTIONS,
@@ -229,7 +229,7 @@ export class PayLaterActivityModuleService extends MedusaService({
       payment_id: string | null
       payment_collection_id: string | null
     }
-    const amount = refundedTotal([{ ...attempt, status: "succeeded" }])
+    const amount = attemptAmount(attempt)
     await this.flagForAttention(
       "refund_outcome_unknown",
       {

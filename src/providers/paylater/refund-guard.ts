@@ -84,11 +84,23 @@ async function paymentOf(
   }
 }
 
-/** The confirmed attempt a Medusa refund record books, when the plugin created it to do so. */
+/**
+ * The confirmed attempt a Medusa refund record books, when the plugin created it to do so. Fails
+ * closed: when the record cannot be read, nothing is sent (it might be a booking, and sending it
+ * would pay the refund out twice).
+ */
 async function bookingOf(container: Record<string, unknown>, medusaRefundId: string | undefined): Promise<string | null> {
+  if (!medusaRefundId) return null
+  const cannotTell = () =>
+    new MedusaError(
+      MedusaError.Types.UNEXPECTED_STATE,
+      "PayLater: the refund record could not be read, so it is not known whether this refund was already paid out. Nothing was sent to PayLater."
+    )
   const refunds = internalService(container, "refundService")
-  if (!medusaRefundId || !refunds) return null
-  const [row] = await refunds.list({ id: medusaRefundId }, { select: ["id", "metadata"], take: 1 })
+  if (!refunds) throw cannotTell()
+  const [row] = await refunds.list({ id: medusaRefundId }, { select: ["id", "metadata"], take: 1 }).catch(() => {
+    throw cannotTell()
+  })
   const value = row?.metadata?.[BOOKING_METADATA_KEY]
   return typeof value === "string" ? value : null
 }
