@@ -222,6 +222,43 @@ medusaIntegrationTestRunner({
         expect(counted).toMatchObject({ failed: 0, last_refusal_reason: "PayLater webhook refused: Invalid signature" })
       })
 
+      it("list what any code flags for attention, refund it from the list, and mark items resolved", async () => {
+        const { sessionId, paymentId, orderId } = await paidOrder()
+        const activity = getContainer().resolve(PAYLATER_ACTIVITY_MODULE) as PayLaterActivityModuleService
+        const flag = () =>
+          activity.flagForAttention("paid_without_order", {
+            dedupe_key: `paid_without_order:${sessionId}`,
+            summary: "Paid at PayLater, but the order could not be placed",
+            amount: "360.00",
+            paylater_order_id: sessionId,
+            payment_id: paymentId,
+          })
+        const flagged = await flag()
+        expect((await flag()).id).toBe(flagged.id)
+        await activity.flagForAttention("mismatch", { summary: "PayLater says failed, the store says paid", paylater_order_id: sessionId })
+
+        const listed = await attention()
+        expect(listed).toHaveLength(2)
+        const mismatch = listed.find((i: { kind: string }) => i.kind === "mismatch")
+        expect(mismatch).toMatchObject({ resolutions: ["resolved"], can_refund: false })
+        expect(listed.find((i: { kind: string }) => i.kind === "paid_without_order")).toMatchObject({
+          id: flagged.id,
+          can_refund: true,
+          resolutions: ["refunded", "resolved"],
+        })
+        expect((await api.post(`/admin/paylater/attention/${mismatch.id}/refund`, {}, { ...admin, ...keep })).status).toBe(400)
+
+        const refunded = await api.post(`/admin/paylater/attention/${flagged.id}/refund`, { amount: "60.00" }, { ...admin, ...keep })
+        expect(refunded.status).toBe(200)
+        expect(refunded.data.attention).toMatchObject({ status: "resolved", resolution: "refunded", order_id: orderId })
+        expect(paylater().order(sessionId)!.refunds.map((r) => r.amount)).toEqual(["60.00"])
+        expect(await medusaRefunds(paymentId)).toEqual([60])
+
+        expect((await resolve(mismatch.id, "resolved")).data.attention).toMatchObject({ status: "resolved", resolved_by: admin.userId })
+        expect(await attention()).toEqual([])
+        expect((await api.get("/admin/paylater/attention?status=resolved", admin)).data.attention).toHaveLength(2)
+      })
+
       it("show the last reconciliation run and the next", async () => {
         const previous = process.env.PAYLATER_RECONCILE_SCHEDULE
         process.env.PAYLATER_RECONCILE_SCHEDULE = "*/2 * * * *"
