@@ -41,12 +41,22 @@ export async function listAttention(container: MedusaContainer, status: "open" |
   return viewsOf(container, items)
 }
 
-/** Fills order and cart from the payment collection when the item did not know them. */
+/** Fills order and cart from the payment collection (or the payment's) when the item did not know them. */
 async function viewsOf(container: MedusaContainer, items: AttentionRecord[]): Promise<AttentionView[]> {
-  const collectionIds = [...new Set(items.map((i) => i.payment_collection_id).filter((id): id is string => !!id))]
+  const query = container.resolve(ContainerRegistrationKeys.QUERY)
+  const paymentIds = items.filter((i) => !i.payment_collection_id && i.payment_id).map((i) => i.payment_id as string)
+  const collectionOfPayment = new Map<string, string>()
+  if (paymentIds.length) {
+    const { data } = await query.graph({ entity: "payment", fields: ["id", "payment_collection_id"], filters: { id: paymentIds } })
+    for (const row of data as Array<{ id: string; payment_collection_id: string | null }>) {
+      if (row.payment_collection_id) collectionOfPayment.set(row.id, row.payment_collection_id)
+    }
+  }
+  const collectionOf = (item: AttentionRecord) =>
+    item.payment_collection_id ?? (item.payment_id ? collectionOfPayment.get(item.payment_id) ?? null : null)
+  const collectionIds = [...new Set(items.map(collectionOf).filter((id): id is string => !!id))]
   const links = new Map<string, { order_id: string | null; cart_id: string | null }>()
   if (collectionIds.length) {
-    const query = container.resolve(ContainerRegistrationKeys.QUERY)
     const { data } = await query.graph({
       entity: "payment_collection",
       fields: ["id", "order.id", "cart.id"],
@@ -57,10 +67,12 @@ async function viewsOf(container: MedusaContainer, items: AttentionRecord[]): Pr
     }
   }
   return items.map((item) => {
-    const link = item.payment_collection_id ? links.get(item.payment_collection_id) : undefined
+    const collectionId = collectionOf(item)
+    const link = collectionId ? links.get(collectionId) : undefined
     const open = item.status === "open"
     return {
       ...item,
+      payment_collection_id: collectionId,
       order_id: item.order_id ?? link?.order_id ?? null,
       cart_id: item.cart_id ?? link?.cart_id ?? null,
       resolutions: open ? [...(ATTENTION_RESOLUTIONS[item.kind] ?? ["resolved"])] : [],
