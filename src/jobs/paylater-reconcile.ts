@@ -1,6 +1,7 @@
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { logger } from "@medusajs/framework/logger"
+import { logger as bootLogger } from "@medusajs/framework/logger"
+import { recordReconcileRun } from "../modules/paylater-activity/reconcile-runs"
 import { describeReconcileSchedule, reconcileSchedule } from "../reconciliation/schedule"
 import { payLaterReconcileWorkflow } from "../workflows/paylater-reconcile/workflow"
 
@@ -15,7 +16,14 @@ export default async function payLaterReconcileJob(container: MedusaContainer): 
     return
   }
   const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
-  const { result } = await payLaterReconcileWorkflow(container).run({ input: {} })
+  const startedAt = new Date()
+  const { result } = await payLaterReconcileWorkflow(container)
+    .run({ input: {} })
+    .catch(async (error: unknown) => {
+      await recordReconcileRun(container, startedAt, { error })
+      throw error
+    })
+  await recordReconcileRun(container, startedAt, { result })
   if (!result.ran || !result.results.length) {
     return
   }
@@ -34,7 +42,7 @@ export default async function payLaterReconcileJob(container: MedusaContainer): 
 const schedule = reconcileSchedule()
 
 // Medusa loads this file once per process that runs jobs: one line at boot says the job is there.
-logger.info(describeReconcileSchedule(schedule))
+bootLogger.info(describeReconcileSchedule(schedule))
 
 export const config = {
   name: "paylater-reconcile",
