@@ -41,12 +41,15 @@ const { ensureDatabase, freePort } = require("../../scripts/lib/database") as {
 const { ProcessSupervisor } = require("../../scripts/lib/demo/processes") as {
   ProcessSupervisor: new (opts: { logDir: string; verbose: boolean; write?: (s: string) => void }) => Supervisor
 }
+type SandboxCredentials = { clientId: string; clientSecret: string; merchantId: string; webhookSecret: string; outletId: string }
+const { SANDBOX_CREDENTIALS } = require("../../scripts/lib/demo/config") as { SANDBOX_CREDENTIALS: SandboxCredentials }
 const { medusaEnv } = require("../../scripts/lib/demo/medusa") as {
   medusaEnv(
     config: {
       urls: { backend: string; storefront: string; sandbox: string }
       ports: { medusa: number }
       admin: { enabled: boolean }
+      paylater: SandboxCredentials
     },
     databaseUrl: string
   ): NodeJS.ProcessEnv
@@ -233,7 +236,12 @@ function groupRssMb(supervisor: Supervisor, name: string): number {
 /** What medusa-config.ts reads, as the demo sets it, minus anything the test runner leaks. */
 function baseEnv(o: { backend: string; sandbox: string; port: number; databaseUrl: string }): NodeJS.ProcessEnv {
   const env = medusaEnv(
-    { urls: { backend: o.backend, storefront: STOREFRONT_URL, sandbox: o.sandbox }, ports: { medusa: o.port }, admin: { enabled: false } },
+    {
+      urls: { backend: o.backend, storefront: STOREFRONT_URL, sandbox: o.sandbox },
+      ports: { medusa: o.port },
+      admin: { enabled: false },
+      paylater: SANDBOX_CREDENTIALS,
+    },
     o.databaseUrl
   )
   // Jest's --experimental-vm-modules and worker id are the test runner's, not the servers'; Redis

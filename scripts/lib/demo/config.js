@@ -19,6 +19,15 @@ function flag(name) {
   return ["1", "true", "yes"].includes(String(process.env[name] ?? "").toLowerCase())
 }
 
+/** The sandbox's built-in credentials (README section 8), given to sandbox and store alike. */
+const SANDBOX_CREDENTIALS = Object.freeze({
+  clientId: "sandbox-client",
+  clientSecret: "sandbox-secret",
+  merchantId: "sandbox-merchant",
+  webhookSecret: "sandbox-webhook-secret",
+  outletId: "1000000061",
+})
+
 function readConfig(argv = process.argv.slice(2)) {
   const medusaPort = port("MEDUSA_PORT", 9000)
   const storefrontPort = port("STOREFRONT_PORT", 8000)
@@ -44,13 +53,7 @@ function readConfig(argv = process.argv.slice(2)) {
       webhook: `${backendUrl}/paylater/webhooks`,
     },
     // The sandbox's built-in credentials, given to both sides explicitly so the banner can show them.
-    paylater: {
-      clientId: "sandbox-client",
-      clientSecret: "sandbox-secret",
-      merchantId: "sandbox-merchant",
-      webhookSecret: "sandbox-webhook-secret",
-      outletId: "1000000061",
-    },
+    paylater: SANDBOX_CREDENTIALS,
     paths: {
       pgData: path.resolve(process.env.DEMO_PG_DIR || path.join(tmp, "demo-pg")),
       state: path.resolve(process.env.DEMO_STATE_FILE || path.join(tmp, "demo-state.json")),
@@ -80,4 +83,4 @@ function readConfig(argv = process.argv.slice(2)) {
   }
 }
 
-module.exports = { readConfig }
+module.exports = { readConfig, SANDBOX_CREDENTIALS }
