@@ -11,14 +11,11 @@
  */
 import fs from "node:fs"
 import path from "node:path"
-import { chromium, type Browser, type Page } from "playwright-core"
+import type { Browser, Page } from "playwright-core"
+import { closeAdminDemo, counterSaleOrder, signInToAdmin, type AdminSession, type Json } from "./admin-session"
 import { startDemo, type RunningDemo } from "./demo-process"
 import { leftovers } from "./leftovers"
 import { answerInShopperApp } from "./storefront"
-
-const { launchOptions } = require("../../scripts/lib/chromium") as {
-  launchOptions(): { executablePath: string; args: string[] }
-}
 
 // The admin is served by Vite's dev middleware: its first page load compiles the dashboard.
 jest.setTimeout(420_000)
@@ -27,8 +24,6 @@ const SHOTS = path.resolve(__dirname, "..", "..", "test-results", "admin")
 const DOCS_SHOT = path.resolve(__dirname, "..", "..", "docs", "images", "admin-request-to-pay.png")
 const ADMIN = { email: "pos-staff@paylater-demo.local", password: "pos-staff-password" }
 const WIDGET = "#paylater-request-to-pay"
-
-type Json = Record<string, any>
 
 const CAPTURE_FIELDS =
   "fields=payment_status,payment_collections.payments.provider_id,payment_collections.payments.captures.id"
@@ -40,40 +35,11 @@ describe("admin: Request to Pay from the order page (point of sale)", () => {
   let demo: RunningDemo
   let browser: Browser
   let page: Page
-  let token: string
+  let adminApi: AdminSession["api"]
 
   const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true })
 
-  async function adminApi(method: string, pathname: string, body?: unknown): Promise<Json> {
-    const res = await fetch(`${demo.state.urls.backend}${pathname}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    })
-    const json = (await res.json().catch(() => ({}))) as Json
-    if (!res.ok) throw new Error(`${method} ${pathname}: ${res.status} ${JSON.stringify(json)}`)
-    return json
-  }
-
-  /** What a counter sale looks like: a draft order for one 350 QAR perfume + 10 QAR delivery, converted. */
-  async function orderWithOutstandingAmount(): Promise<string> {
-    const { products } = await adminApi("GET", "/admin/products?fields=id,variants.id,variants.title&limit=50")
-    const variant = products.flatMap((p: Json) => p.variants).find((v: Json) => /standard/i.test(v.title))
-    const { shipping_options } = await adminApi("GET", "/admin/shipping-options?fields=id,name&limit=50")
-    const { sales_channels } = await adminApi("GET", "/admin/sales-channels?fields=id&limit=1")
-    const address = { first_name: "Noor", last_name: "Al-Kuwari", address_1: "Zone 66", city: "Doha", country_code: "qa" }
-    const { draft_order } = await adminApi("POST", "/admin/draft-orders", {
-      region_id: demo.state.regionId,
-      sales_channel_id: sales_channels[0].id,
-      email: "counter-shopper@example.qa",
-      items: [{ variant_id: variant.id, quantity: 1 }],
-      shipping_address: address,
-      billing_address: address,
-      shipping_methods: [{ name: "Doha delivery", shipping_option_id: shipping_options[0].id, amount: 10 }],
-    })
-    const { order } = await adminApi("POST", `/admin/draft-orders/${draft_order.id}/convert-to-order`, {})
-    return order.id
-  }
+  const orderWithOutstandingAmount = () => counterSaleOrder(demo, adminApi)
 
   const requestState = async (orderId: string) =>
     (await adminApi("GET", `/admin/paylater/orders/${orderId}/request-to-pay`)).request_to_pay
@@ -102,7 +68,6 @@ describe("admin: Request to Pay from the order page (point of sale)", () => {
   }
 
   beforeAll(async () => {
-    const options = launchOptions()
     fs.mkdirSync(SHOTS, { recursive: true })
     demo = await startDemo({
       MEDUSA_ADMIN_DISABLED: "false",
@@ -110,32 +75,12 @@ describe("admin: Request to Pay from the order page (point of sale)", () => {
       DEMO_ADMIN_PASSWORD: ADMIN.password,
       PAYLATER_RTP_EXPIRY_MINUTES: "1",
     })
-    browser = await chromium.launch(options)
-    const login = await fetch(`${demo.state.urls.backend}/auth/user/emailpass`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(ADMIN),
-    })
-    token = ((await login.json()) as { token: string }).token
-    if (!token) throw new Error(`admin login failed (${login.status})`)
-
     // Staff sign in through the dashboard's own login form: the widget's calls ride its session cookie.
-    page = await browser.newPage({ viewport: { width: 1400, height: 1000 } })
-    await page.goto(`${demo.state.urls.admin}/login`, { timeout: 240_000 })
-    await page.fill('input[name="email"]', ADMIN.email, { timeout: 240_000 })
-    await page.fill('input[name="password"]', ADMIN.password)
-    await page.click('button[type="submit"]')
-    await page.waitForURL((url) => !url.pathname.endsWith("/login"), { timeout: 120_000 })
+    ;({ browser, page, api: adminApi } = await signInToAdmin(demo, ADMIN))
   })
 
-  afterAll(async () => {
-    await browser?.close()
-    // Normally already stopped by the last test; this only cleans up after a failure.
-    if (demo) {
-      await demo.stop()
-      fs.rmSync(demo.dir, { recursive: true, force: true })
-    }
-  })
+  // Normally already stopped by the last test; this only cleans up after a failure.
+  afterAll(() => closeAdminDemo(demo, browser))
 
   it("refuses a bad number, sends a request, shows the decline, sends a new one, shows it paid: captured once", async () => {
     const orderId = await orderWithOutstandingAmount()

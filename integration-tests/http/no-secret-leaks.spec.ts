@@ -252,6 +252,11 @@ medusaIntegrationTestRunner({
       paylater().advanceClock(11 * 60_000)
       paylater().fault({ endpoint: "refund", mode: "error", status: 500 })
       expect((await refund(50)).status).toBeGreaterThanOrEqual(400)
+      // A 500 does not say whether the refund was paid out: refused until someone records it.
+      expect((await refund(50)).status).toBe(400)
+      const { attention } = (await api.get("/admin/paylater/attention", admin)).data
+      const resolved = await api.post(`/admin/paylater/attention/${attention[0].id}/resolve`, { resolution: "not_refunded" }, admin)
+      expect(resolved.status).toBe(200)
       expect((await refund(50)).status).toBe(200)
       expect(paylater().order(session.id)!.refunds).toHaveLength(1)
       await expectNoLeaks([orderId])

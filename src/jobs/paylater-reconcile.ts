@@ -1,5 +1,6 @@
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
+import { recordReconcileRun } from "../modules/paylater-activity/reconcile-runs"
 import { reconcileSchedule } from "../reconciliation/schedule"
 import { payLaterReconcileWorkflow } from "../workflows/paylater-reconcile/workflow"
 
@@ -14,7 +15,14 @@ export default async function payLaterReconcileJob(container: MedusaContainer): 
     return
   }
   const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
-  const { result } = await payLaterReconcileWorkflow(container).run({ input: {} })
+  const startedAt = new Date()
+  const { result } = await payLaterReconcileWorkflow(container)
+    .run({ input: {} })
+    .catch(async (error: unknown) => {
+      await recordReconcileRun(container, startedAt, { error })
+      throw error
+    })
+  await recordReconcileRun(container, startedAt, { result })
   if (!result.ran || !result.results.length) {
     return
   }

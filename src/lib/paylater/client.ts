@@ -85,6 +85,16 @@ export class PayLaterClient implements PayLaterApi {
     })
   }
 
+  /**
+   * Asks PayLater for a token (once, nothing kept) and says how long it took: reachability and
+   * credentials in one question. Throws the typed error (INVALID_CREDENTIALS, TIMEOUT, ...).
+   */
+  async checkConnection(): Promise<{ durationMs: number }> {
+    const started = this.now()
+    await this.tokens.probe()
+    return { durationMs: Math.max(0, this.now() - started) }
+  }
+
   async createPaymentLink(input: CreatePaymentLinkInput): Promise<PaymentLink> {
     const valid = validatePaymentLinkInput(input, this.config)
     const body = jsonBody({

@@ -17,6 +17,14 @@ export const PAYLATER_HOSTS: Readonly<Record<PayLaterEnvironment, string>> = {
 export const PAYLATER_MIN_AMOUNT = "300.00"
 export const PAYLATER_MAX_AMOUNT = "25000.00"
 
+/**
+ * Request to Pay: PayLater publishes no bounds (the link's 300-25,000 does not apply; a point of sale
+ * sells small things too). Defaults: at least 1.00 QAR, and PayLater's largest order as a ceiling
+ * that catches a mistyped amount at the till. A merchant may set others (any positive amounts).
+ */
+export const REQUEST_TO_PAY_MIN_AMOUNT = "1.00"
+export const REQUEST_TO_PAY_MAX_AMOUNT = PAYLATER_MAX_AMOUNT
+
 const MAX_EXPIRY_MINUTES = 1440
 
 function isBlank(value: unknown): boolean {
@@ -77,28 +85,44 @@ const outletId = z.unknown().optional().transform((value, ctx) => {
   return n
 })
 
-function amountBound(field: string, fallback: string) {
+/** An amount option in QAR (two decimals at most), accepted when `fits` its minor units. */
+function amountOption(fallback: string, fits: (minor: bigint) => boolean, problem: string) {
   return z.unknown().optional().transform((value, ctx) => {
     if (isBlank(value)) {
       return fallback
     }
     let minor: bigint | null = null
     try {
-      minor = parseMinorUnits(value as string | number, field)
+      minor = parseMinorUnits(value as string | number)
     } catch {
       minor = null
     }
-    const floor = parseMinorUnits(PAYLATER_MIN_AMOUNT)
-    const ceiling = parseMinorUnits(PAYLATER_MAX_AMOUNT)
-    if (minor === null || minor < floor || minor > ceiling) {
-      ctx.addIssue({
-        code: "custom",
-        message: `${field} must be an amount in QAR between 300.00 and 25000.00 with at most two decimals (the outlet's own limit, e.g. "4000.00")`,
-      })
+    if (minor === null || !fits(minor)) {
+      ctx.addIssue({ code: "custom", message: problem })
       return z.NEVER
     }
     return formatMinorUnits(minor)
   })
+}
+
+/** The outlet's own payment-link bound, inside PayLater's 300-25,000 QAR. */
+function amountBound(field: string, fallback: string) {
+  const floor = parseMinorUnits(PAYLATER_MIN_AMOUNT)
+  const ceiling = parseMinorUnits(PAYLATER_MAX_AMOUNT)
+  return amountOption(
+    fallback,
+    (minor) => minor >= floor && minor <= ceiling,
+    `${field} must be an amount in QAR between 300.00 and 25000.00 with at most two decimals (the outlet's own limit, e.g. "4000.00")`
+  )
+}
+
+/** A Request to Pay bound: any positive amount with at most two decimals. */
+function requestToPayBound(field: string, fallback: string) {
+  return amountOption(
+    fallback,
+    (minor) => minor > 0n,
+    `${field} must be a positive amount in QAR with at most two decimals (e.g. "150.00")`
+  )
 }
 
 const environment = z.unknown().optional().transform((value, ctx): PayLaterEnvironment => {
@@ -172,6 +196,8 @@ const schema = z.object({
   timeoutMs: wholeNumber("timeoutMs", 1, 300000, 15000, "milliseconds to wait for each PayLater answer"),
   minAmount: amountBound("minAmount", PAYLATER_MIN_AMOUNT),
   maxAmount: amountBound("maxAmount", PAYLATER_MAX_AMOUNT),
+  requestToPayMinAmount: requestToPayBound("requestToPayMinAmount", REQUEST_TO_PAY_MIN_AMOUNT),
+  requestToPayMaxAmount: requestToPayBound("requestToPayMaxAmount", REQUEST_TO_PAY_MAX_AMOUNT),
   linkExpiryMinutes: wholeNumber("linkExpiryMinutes", 1, MAX_EXPIRY_MINUTES, 60, "payment link validity in minutes"),
   requestToPayExpiryMinutes: wholeNumber(
     "requestToPayExpiryMinutes",
@@ -203,10 +229,15 @@ export function parsePayLaterConfig(input: unknown): PayLaterConfig {
     throw configurationError(result.error.issues.map((issue) => issue.message))
   }
   const options = result.data
-  if (parseMinorUnits(options.minAmount) > parseMinorUnits(options.maxAmount)) {
-    throw configurationError([
-      `minAmount (${options.minAmount}) must not be greater than maxAmount (${options.maxAmount})`,
-    ])
+  const inverted = [
+    ["minAmount", "maxAmount"],
+    ["requestToPayMinAmount", "requestToPayMaxAmount"],
+  ] as const
+  const rangeProblems = inverted
+    .filter(([min, max]) => parseMinorUnits(options[min]) > parseMinorUnits(options[max]))
+    .map(([min, max]) => `${min} (${options[min]}) must not be greater than ${max} (${options[max]})`)
+  if (rangeProblems.length) {
+    throw configurationError(rangeProblems)
   }
   const config: PayLaterConfig = {
     clientId: options.clientId,
@@ -218,6 +249,8 @@ export function parsePayLaterConfig(input: unknown): PayLaterConfig {
     timeoutMs: options.timeoutMs,
     minAmount: options.minAmount,
     maxAmount: options.maxAmount,
+    requestToPayMinAmount: options.requestToPayMinAmount,
+    requestToPayMaxAmount: options.requestToPayMaxAmount,
     linkExpiryMinutes: options.linkExpiryMinutes,
     requestToPayExpiryMinutes: options.requestToPayExpiryMinutes,
     maxAttempts: options.maxAttempts,

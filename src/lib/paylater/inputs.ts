@@ -134,6 +134,11 @@ export function validatePaymentLinkInput(input: unknown, config: PayLaterConfig)
   return { ...valid, amount: assertAmountInRange(valid.amount, config) }
 }
 
+/** Request to Pay's own bounds, in the shape the range check takes. */
+export function requestToPayRange(config: PayLaterConfig): { minAmount: string; maxAmount: string } {
+  return { minAmount: config.requestToPayMinAmount, maxAmount: config.requestToPayMaxAmount }
+}
+
 export function validateRequestToPayInput(input: unknown, config: PayLaterConfig) {
   const schema = z.object({
     mobileNumber: mobile,
@@ -142,7 +147,7 @@ export function validateRequestToPayInput(input: unknown, config: PayLaterConfig
     expiryMinutes: expiry("expiryMinutes", config.requestToPayExpiryMinutes),
   })
   const valid = validate(schema, input, "cannot send a Request to Pay")
-  return { ...valid, amount: assertAmountInRange(valid.amount, config) }
+  return { ...valid, amount: assertAmountInRange(valid.amount, requestToPayRange(config)) }
 }
 
 export function validateOrderId(orderId: unknown): string {

@@ -107,6 +107,14 @@ export class TokenCache {
     return this.inflight
   }
 
+  /**
+   * Fetches a fresh token once, without retries and without keeping it: answers whether PayLater
+   * accepts these credentials right now (an admin's "Test connection"). Throws the typed error.
+   */
+  async probe(): Promise<void> {
+    await requestToken(this.config, this.deps)
+  }
+
   /** Drops the token a call was refused with; a newer token fetched meanwhile is kept. */
   invalidate(accessToken: string): void {
     if (this.cached?.accessToken === accessToken) {

@@ -24,6 +24,12 @@ export interface PayLaterConfigInput {
   /** The outlet's own range, inside 300–25,000 QAR (defaults 300 and 25000). Decimal text or integer. */
   minAmount?: string | number
   maxAmount?: string | number
+  /**
+   * Request to Pay's own range (PayLater publishes none; the link's range does not apply).
+   * Defaults 1.00 and 25000.00 QAR. Decimal text or number.
+   */
+  requestToPayMinAmount?: string | number
+  requestToPayMaxAmount?: string | number
   /** Payment link validity, 1–1440 minutes (default 60). */
   linkExpiryMinutes?: number
   /** Request to Pay validity, 1–1440 minutes (default 15). */
@@ -44,6 +50,8 @@ export interface PayLaterConfig {
   /** Canonical two-decimal strings. */
   minAmount: string
   maxAmount: string
+  requestToPayMinAmount: string
+  requestToPayMaxAmount: string
   linkExpiryMinutes: number
   requestToPayExpiryMinutes: number
   maxAttempts: number

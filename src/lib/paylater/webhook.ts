@@ -7,16 +7,20 @@ import { createHash, createHmac, timingSafeEqual } from "node:crypto"
  *   signature = hex(HMAC-SHA256(key = webhook secret, message = received txHash))
  *
  * Absent or null `comments` count as "" and `timestamp` enters as its decimal text whether it came
- * as a JSON number or a numeric string (paylater-facts.md). Verification never throws: hostile
- * bodies are answered with a reason so the route can log it and answer 403.
+ * as a JSON number or a numeric string (paylater-facts.md); so do the identifiers (`merchantId`,
+ * `orderId`, `paylaterRef`), which some senders write as JSON numbers. "UPPER" is not specified for
+ * non-ASCII text: a sender may upper-case the full Unicode way (JavaScript, Java) or ASCII letters
+ * only (PHP's strtoupper), so a txHash matching either reading is accepted. The HMAC of the received
+ * txHash is checked exactly as before. Verification never throws: hostile bodies are answered with a
+ * reason so the route can log it and answer 403.
  */
 
 export type WebhookStatus = "success" | "failed" | "pending"
 
 export interface WebhookPayload {
-  merchantId: string
-  orderId: string
-  paylaterRef?: string
+  merchantId: string | number
+  orderId: string | number
+  paylaterRef?: string | number
   status: string
   timestamp: number | string
   txHash: string
@@ -80,20 +84,41 @@ export function timestampText(value: unknown): string | null {
   return null
 }
 
-export function computeTxHash(fields: {
-  merchantId: string
-  orderId: string
-  status: string
-  timestamp: number | string
-  comments?: string | null
-}): string {
+/**
+ * An identifier as it was signed: a non-empty string, or a non-negative whole JSON number's decimal
+ * text. Null otherwise.
+ */
+export function identifierText(value: unknown, max = MAX_FIELD_LENGTH): string | null {
+  if (typeof value === "number") {
+    return Number.isSafeInteger(value) && value >= 0 ? String(value) : null
+  }
+  return typeof value === "string" && value.length > 0 && value.length <= max ? value : null
+}
+
+/** How the sender upper-cased the concatenation: full Unicode, or ASCII letters only (PHP). */
+export type UpperCasing = "unicode" | "ascii"
+
+function upperCase(text: string, casing: UpperCasing): string {
+  return casing === "unicode" ? text.toUpperCase() : text.replace(/[a-z]+/g, (letters) => letters.toUpperCase())
+}
+
+export function computeTxHash(
+  fields: {
+    merchantId: string | number
+    orderId: string | number
+    status: string
+    timestamp: number | string
+    comments?: string | null
+  },
+  casing: UpperCasing = "unicode"
+): string {
   const text =
-    fields.merchantId +
-    fields.orderId +
+    String(fields.merchantId) +
+    String(fields.orderId) +
     fields.status +
     String(fields.timestamp) +
     (fields.comments ?? "")
-  return createHash("md5").update(text.toUpperCase(), "utf8").digest("hex")
+  return createHash("md5").update(upperCase(text, casing), "utf8").digest("hex")
 }
 
 export function computeSignature(txHash: string, secret: string): string {
@@ -103,16 +128,17 @@ export function computeSignature(txHash: string, secret: string): string {
 /** Builds a signed notification as PayLater sends it (used by the sandbox and by tests). */
 export function signWebhook(
   fields: {
-    merchantId: string
-    orderId: string
-    paylaterRef?: string
+    merchantId: string | number
+    orderId: string | number
+    paylaterRef?: string | number
     status: WebhookStatus
     timestamp: number
     comments?: string | null
   },
-  secret: string
+  secret: string,
+  casing: UpperCasing = "unicode"
 ): WebhookPayload {
-  const txHash = computeTxHash(fields)
+  const txHash = computeTxHash(fields, casing)
   const payload: WebhookPayload = {
     merchantId: fields.merchantId,
     orderId: fields.orderId,
@@ -135,10 +161,6 @@ function hexEqual(received: string, expected: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b)
 }
 
-function isShortString(value: unknown, max = MAX_FIELD_LENGTH): value is string {
-  return typeof value === "string" && value.length > 0 && value.length <= max
-}
-
 export function verifyWebhook(
   body: unknown,
   secret: string,
@@ -159,11 +181,13 @@ export function verifyWebhook(
     }
   }
 
-  if (!isShortString(b.merchantId)) {
-    return fail("malformed", "merchantId must be a non-empty string")
+  const merchantId = identifierText(b.merchantId)
+  if (merchantId === null) {
+    return fail("malformed", "merchantId must be a non-empty string or a whole number")
   }
-  if (!isShortString(b.orderId)) {
-    return fail("malformed", "orderId must be a non-empty string")
+  const orderId = identifierText(b.orderId)
+  if (orderId === null) {
+    return fail("malformed", "orderId must be a non-empty string or a whole number")
   }
   if (typeof b.status !== "string" || !STATUSES.has(b.status)) {
     return fail("malformed", "status must be one of success, failed, pending")
@@ -180,8 +204,9 @@ export function verifyWebhook(
   ) {
     return fail("malformed", "comments must be a string when present")
   }
-  if (b.paylaterRef !== undefined && b.paylaterRef !== null && !isShortString(b.paylaterRef)) {
-    return fail("malformed", "paylaterRef must be a string when present")
+  const paylaterRef = b.paylaterRef === undefined || b.paylaterRef === null ? null : identifierText(b.paylaterRef)
+  if (paylaterRef === null && b.paylaterRef !== undefined && b.paylaterRef !== null) {
+    return fail("malformed", "paylaterRef must be a string or a whole number when present")
   }
   if (typeof b.txHash !== "string" || !HEX_MD5.test(b.txHash)) {
     return fail("malformed", "txHash must be a 32-character hex string")
@@ -190,15 +215,11 @@ export function verifyWebhook(
     return fail("malformed", "signature must be a 64-character hex string")
   }
 
-  const expectedHash = computeTxHash({
-    merchantId: b.merchantId,
-    orderId: b.orderId,
-    status: b.status,
-    timestamp,
-    comments: comments as string | null | undefined,
-  })
-  // Both checks always run so that timing does not tell which one failed.
-  const hashOk = hexEqual(b.txHash, expectedHash)
+  const signed = { merchantId, orderId, status: b.status, timestamp, comments: comments as string | null | undefined }
+  // Every compare always runs (no short-circuit) so that timing does not tell which one failed.
+  const unicodeOk = hexEqual(b.txHash, computeTxHash(signed, "unicode"))
+  const asciiOk = hexEqual(b.txHash, computeTxHash(signed, "ascii"))
+  const hashOk = unicodeOk || asciiOk
   const signatureOk = hexEqual(b.signature, computeSignature(b.txHash, secret))
   if (!hashOk) {
     return fail("hash_mismatch", "txHash does not match the notification's fields")
@@ -207,7 +228,7 @@ export function verifyWebhook(
     return fail("signature_mismatch", "Invalid signature")
   }
 
-  if (options.expectedMerchantId !== undefined && b.merchantId !== options.expectedMerchantId) {
+  if (options.expectedMerchantId !== undefined && merchantId !== options.expectedMerchantId) {
     return fail("merchant_mismatch", "Notification is for another merchant")
   }
 
@@ -223,9 +244,9 @@ export function verifyWebhook(
   return {
     ok: true,
     webhook: {
-      merchantId: b.merchantId,
-      orderId: b.orderId,
-      paylaterRef: typeof b.paylaterRef === "string" ? b.paylaterRef : null,
+      merchantId,
+      orderId,
+      paylaterRef,
       status: b.status as WebhookStatus,
       timestamp,
       comments: typeof comments === "string" ? comments : null,

@@ -1,7 +1,34 @@
-import { generateEntityId, InjectManager, MedusaContext, MedusaService } from "@medusajs/framework/utils"
+import {
+  BigNumber,
+  generateEntityId,
+  InjectManager,
+  InjectTransactionManager,
+  MedusaContext,
+  MedusaError,
+  MedusaService,
+} from "@medusajs/framework/utils"
 import type { Context } from "@medusajs/framework/types"
+import { PayLaterAttention } from "./models/paylater-attention"
 import { PayLaterEvent } from "./models/paylater-event"
-import type { PayLaterEventRecord, RecordPayLaterEventInput } from "./types"
+import { PayLaterReconcileRun } from "./models/paylater-reconcile-run"
+import { PayLaterRefundAttempt } from "./models/paylater-refund-attempt"
+import { PayLaterWebhookTally } from "./models/paylater-webhook-tally"
+import { attemptAmount, decideRefund, refundedTotal, staleAttempts, type StoredRefundAttempt } from "./refund-ledger"
+import {
+  ATTENTION_KINDS,
+  ATTENTION_RESOLUTIONS,
+  type AttentionKind,
+  type AttentionRecord,
+  type BeginRefundInput,
+  type BeginRefundResult,
+  type FlagForAttentionInput,
+  type PayLaterEventRecord,
+  type RecordPayLaterEventInput,
+  type ResolveAttentionInput,
+  type SettleRefundInput,
+  type WebhookSummary,
+  type WebhookTallyInput,
+} from "./types"
 
 interface SqlManager {
   execute(sql: string, params?: unknown[]): Promise<Array<Record<string, unknown>>>
@@ -19,12 +46,42 @@ do update set "repeat_count" = "paylater_event"."repeat_count" + 1,
               "updated_at" = now()
 returning "id", "repeat_count"`
 
+// One row per minute; counts add up, the latest refusal wins.
+const TALLY_UPSERT = `
+insert into "paylater_webhook_tally"
+  ("id", "minute", "accepted", "refused", "failed", "last_refusal_reason", "last_refusal_at")
+values (?, ?, ?, ?, ?, ?, ?)
+on conflict ("minute") where deleted_at IS NULL
+do update set "accepted" = "paylater_webhook_tally"."accepted" + excluded."accepted",
+              "refused" = "paylater_webhook_tally"."refused" + excluded."refused",
+              "failed" = "paylater_webhook_tally"."failed" + excluded."failed",
+              "last_refusal_reason" = coalesce(excluded."last_refusal_reason", "paylater_webhook_tally"."last_refusal_reason"),
+              "last_refusal_at" = greatest(excluded."last_refusal_at", "paylater_webhook_tally"."last_refusal_at"),
+              "updated_at" = now()`
+
+interface TransactionManager {
+  getTransactionContext(): { raw(sql: string, params?: unknown[]): Promise<unknown> }
+}
+
+/** Serialises everything that decides about one PayLater order's refunds, for this transaction. */
+async function lockRefundsOf(sharedContext: Context, paylaterOrderId: string): Promise<void> {
+  const knex = (sharedContext.transactionManager as unknown as TransactionManager).getTransactionContext()
+  await knex.raw("select pg_advisory_xact_lock(hashtext(?))", [`paylater-refund:${paylaterOrderId}`])
+}
+
 /**
- * The activity log of PayLater payments. Besides the generated CRUD (listPayLaterEvents, ...), one
- * write: `record`, atomic under concurrency (two identical webhooks at the same moment give one row
- * counted twice, never two rows).
+ * The plugin's own records: the activity log of PayLater payments (`record`, atomic under
+ * concurrency: two identical webhooks at the same moment give one row counted twice), the refund
+ * guard's attempts (`beginRefund` / `settleRefund`), the list of payments needing a person
+ * (`flagForAttention` / `resolveAttention`), webhook tallies and reconciliation runs.
  */
-export class PayLaterActivityModuleService extends MedusaService({ PayLaterEvent }) {
+export class PayLaterActivityModuleService extends MedusaService({
+  PayLaterEvent,
+  PayLaterRefundAttempt,
+  PayLaterAttention,
+  PayLaterWebhookTally,
+  PayLaterReconcileRun,
+}) {
   @InjectManager()
   async record(
     input: RecordPayLaterEventInput,
@@ -53,6 +110,277 @@ export class PayLaterActivityModuleService extends MedusaService({ PayLaterEvent
     if (!or.length) return []
     const rows = await this.listPayLaterEvents({ $or: or } as never, { order: { occurred_at: "ASC" }, take: 500 })
     return rows as unknown as PayLaterEventRecord[]
+  }
+
+  // ---- Refund guard ------------------------------------------------------------------------------
+
+  /**
+   * Records a refund attempt before anything is sent, or refuses it (NOT_ALLOWED, words for the
+   * admin) while an earlier refund of the same PayLater order is in flight or of unknown outcome, or
+   * when it would take refunds past what was paid. Serialised per PayLater order.
+   */
+  async beginRefund(input: BeginRefundInput, sharedContext: Context = {}): Promise<BeginRefundResult> {
+    // Committed on its own: the refusal that follows must not roll the item for a person back.
+    await this.expireStaleRefunds(input.paylater_order_id, input.stale_after_ms, sharedContext)
+    return this.beginRefund_(input, sharedContext)
+  }
+
+  /** Pending attempts whose sender died become unknown, and go on the list for a person. */
+  @InjectTransactionManager()
+  protected async expireStaleRefunds(
+    paylaterOrderId: string,
+    staleAfterMs: number,
+    @MedusaContext() sharedContext: Context = {}
+  ): Promise<void> {
+    await lockRefundsOf(sharedContext, paylaterOrderId)
+    const attempts = await this.refundAttemptsOf(paylaterOrderId, sharedContext)
+    for (const attempt of staleAttempts(attempts, staleAfterMs, new Date())) {
+      await this.markRefundUnknown(
+        attempt.id,
+        { error_code: "ABANDONED", error_message: "the process sending it stopped before PayLater answered" },
+        sharedContext
+      )
+    }
+  }
+
+  @InjectTransactionManager()
+  protected async beginRefund_(input: BeginRefundInput, @MedusaContext() sharedContext: Context = {}): Promise<BeginRefundResult> {
+    await lockRefundsOf(sharedContext, input.paylater_order_id)
+    const now = new Date()
+    const attempts = await this.refundAttemptsOf(input.paylater_order_id, sharedContext)
+    const decision = decideRefund(attempts, input)
+    if (decision.mode === "book") {
+      await this.updatePayLaterRefundAttempts(
+        { id: input.booking_attempt_id!, booked_at: now, medusa_refund_id: input.medusa_refund_id ?? null },
+        sharedContext
+      )
+      return { attempt_id: input.booking_attempt_id!, ...decision }
+    }
+    const created = await this.createPayLaterRefundAttempts(
+      {
+        paylater_order_id: input.paylater_order_id,
+        session_id: input.session_id ?? null,
+        payment_id: input.payment_id ?? null,
+        payment_collection_id: input.payment_collection_id ?? null,
+        medusa_refund_id: input.medusa_refund_id ?? null,
+        // Exact: stored as numeric plus its raw decimal text, never through a float.
+        amount: new BigNumber(input.amount) as unknown as number,
+        full: decision.full,
+        status: "pending",
+        sent_at: now,
+      },
+      sharedContext
+    )
+    return { attempt_id: created.id, ...decision }
+  }
+
+  /** PayLater's answer to an attempt. `unknown` also puts the payment on the list for a person. */
+  @InjectTransactionManager()
+  async settleRefund(attemptId: string, input: SettleRefundInput, @MedusaContext() sharedContext: Context = {}): Promise<void> {
+    if (input.outcome === "unknown") {
+      await this.markRefundUnknown(attemptId, input, sharedContext)
+      return
+    }
+    await this.updatePayLaterRefundAttempts(
+      {
+        id: attemptId,
+        status: input.outcome,
+        error_code: input.error_code ?? null,
+        error_message: input.error_message ?? null,
+        settled_at: new Date(),
+        booked_at: input.outcome === "succeeded" ? new Date() : null,
+      },
+      sharedContext
+    )
+  }
+
+  /** Refunded so far for a PayLater order (paid out for sure), two-decimal text. */
+  @InjectManager()
+  async refundedAmount(paylaterOrderId: string, @MedusaContext() sharedContext: Context = {}): Promise<string> {
+    return refundedTotal(await this.refundAttemptsOf(paylaterOrderId, sharedContext))
+  }
+
+  private async refundAttemptsOf(paylaterOrderId: string, sharedContext: Context): Promise<StoredRefundAttempt[]> {
+    const rows = await this.listPayLaterRefundAttempts(
+      { paylater_order_id: paylaterOrderId },
+      { order: { sent_at: "ASC" } },
+      sharedContext
+    )
+    return rows as unknown as StoredRefundAttempt[]
+  }
+
+  private async markRefundUnknown(
+    attemptId: string,
+    detail: { error_code?: string | null; error_message?: string | null },
+    sharedContext: Context
+  ): Promise<void> {
+    const attempt = (await this.updatePayLaterRefundAttempts(
+      {
+        id: attemptId,
+        status: "unknown",
+        error_code: detail.error_code ?? null,
+        error_message: detail.error_message ?? null,
+        settled_at: new Date(),
+      },
+      sharedContext
+    )) as unknown as StoredRefundAttempt & {
+      paylater_order_id: string
+      session_id: string | null
+      payment_id: string | null
+      payment_collection_id: string | null
+    }
+    const amount = attemptAmount(attempt)
+    await this.flagForAttention(
+      "refund_outcome_unknown",
+      {
+        dedupe_key: `refund_outcome_unknown:${attemptId}`,
+        summary: `Refund of ${amount} QAR sent to PayLater without an answer (${detail.error_code ?? "unknown"}): check the PayLater merchant portal and record whether it was refunded.`,
+        amount,
+        paylater_order_id: attempt.paylater_order_id,
+        session_id: attempt.session_id,
+        payment_id: attempt.payment_id,
+        payment_collection_id: attempt.payment_collection_id,
+        detail: { refund_attempt_id: attemptId, error_code: detail.error_code ?? null, sent_at: attempt.sent_at },
+      },
+      sharedContext
+    )
+  }
+
+  // ---- Payments needing a person -----------------------------------------------------------------
+
+  /**
+   * Puts a payment on Settings → PayLater's list. Idempotent with a `dedupe_key`: the row already
+   * flagged under that key is returned unchanged (also when resolved: a thing a person settled is
+   * not reopened by a repeat). Callable from any container: `container.resolve("paylater_activity")`.
+   */
+  @InjectTransactionManager()
+  async flagForAttention(
+    kind: AttentionKind,
+    input: FlagForAttentionInput,
+    @MedusaContext() sharedContext: Context = {}
+  ): Promise<AttentionRecord> {
+    if (!(ATTENTION_KINDS as readonly string[]).includes(kind)) {
+      throw new MedusaError(MedusaError.Types.INVALID_DATA, `Unknown PayLater attention kind "${kind}"`)
+    }
+    if (input.dedupe_key) {
+      const knex = (sharedContext.transactionManager as unknown as TransactionManager).getTransactionContext()
+      await knex.raw("select pg_advisory_xact_lock(hashtext(?))", [`paylater-attention:${input.dedupe_key}`])
+      const [existing] = await this.listPayLaterAttentions({ dedupe_key: input.dedupe_key }, { take: 1 }, sharedContext)
+      if (existing) {
+        return existing as unknown as AttentionRecord
+      }
+    }
+    const created = await this.createPayLaterAttentions(
+      {
+        kind,
+        status: "open",
+        dedupe_key: input.dedupe_key ?? null,
+        summary: input.summary,
+        amount: input.amount ?? null,
+        paylater_order_id: input.paylater_order_id ?? null,
+        session_id: input.session_id ?? null,
+        payment_id: input.payment_id ?? null,
+        payment_collection_id: input.payment_collection_id ?? null,
+        order_id: input.order_id ?? null,
+        cart_id: input.cart_id ?? null,
+        detail: input.detail ?? null,
+      },
+      sharedContext
+    )
+    return created as unknown as AttentionRecord
+  }
+
+  /**
+   * Closes an item with one of ATTENTION_RESOLUTIONS[kind]. For an unknown refund this also settles
+   * the refund attempt (refunded / not_refunded), which lifts the guard. Repeating the same
+   * resolution is a no-op; a different one on a resolved item is refused.
+   */
+  @InjectTransactionManager()
+  async resolveAttention(
+    id: string,
+    input: ResolveAttentionInput,
+    @MedusaContext() sharedContext: Context = {}
+  ): Promise<AttentionRecord> {
+    const [item] = (await this.listPayLaterAttentions({ id }, { take: 1 }, sharedContext)) as unknown as AttentionRecord[]
+    if (!item) {
+      throw new MedusaError(MedusaError.Types.NOT_FOUND, `PayLater attention item ${id} was not found`)
+    }
+    const allowed = ATTENTION_RESOLUTIONS[item.kind] ?? ["resolved"]
+    if (!allowed.includes(input.resolution)) {
+      throw new MedusaError(
+        MedusaError.Types.INVALID_DATA,
+        `"${input.resolution}" does not resolve a ${item.kind.replace(/_/g, " ")} item; use ${allowed.map((r) => `"${r}"`).join(" or ")}.`
+      )
+    }
+    if (item.status === "resolved") {
+      if (item.resolution === input.resolution) {
+        return item
+      }
+      throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `This item was already resolved as "${item.resolution}".`)
+    }
+    const attemptId = item.detail?.refund_attempt_id
+    if (item.kind === "refund_outcome_unknown" && typeof attemptId === "string") {
+      await lockRefundsOf(sharedContext, item.paylater_order_id ?? attemptId)
+      await this.updatePayLaterRefundAttempts(
+        { id: attemptId, status: input.resolution, settled_at: new Date() },
+        sharedContext
+      )
+    }
+    const updated = await this.updatePayLaterAttentions(
+      {
+        id,
+        status: "resolved",
+        resolution: input.resolution,
+        resolution_note: input.note ?? null,
+        resolved_by: input.actor_id ?? null,
+        resolved_at: new Date(),
+      },
+      sharedContext
+    )
+    return updated as unknown as AttentionRecord
+  }
+
+  // ---- Webhook tallies and reconciliation runs (Settings → PayLater) ----------------------------
+
+  /** Adds counts to one minute's row (atomic: several instances may flush the same minute). */
+  @InjectManager()
+  async addWebhookTally(input: WebhookTallyInput, @MedusaContext() sharedContext: Context = {}): Promise<void> {
+    const manager = sharedContext.manager as unknown as SqlManager
+    await manager.execute(TALLY_UPSERT, [
+      generateEntityId(undefined, "plwht"),
+      input.minute,
+      input.accepted,
+      input.refused,
+      input.failed,
+      input.last_refusal_reason ?? null,
+      input.last_refusal_at ?? null,
+    ])
+    // Opportunistic pruning keeps the table at about two days of minutes.
+    if (Math.random() < 0.02) {
+      await manager.execute(`delete from "paylater_webhook_tally" where "minute" < now() - interval '2 days'`)
+    }
+  }
+
+  /** Webhook answers since `since`, and the last refusal's reason. */
+  @InjectManager()
+  async webhookSummary(since: Date, @MedusaContext() sharedContext: Context = {}): Promise<WebhookSummary> {
+    const manager = sharedContext.manager as unknown as SqlManager
+    const [totals] = await manager.execute(
+      `select coalesce(sum("accepted"), 0) as accepted, coalesce(sum("refused"), 0) as refused, coalesce(sum("failed"), 0) as failed
+         from "paylater_webhook_tally" where "minute" >= ? and deleted_at is null`,
+      [since]
+    )
+    const [last] = await manager.execute(
+      `select "last_refusal_reason", "last_refusal_at" from "paylater_webhook_tally"
+        where "last_refusal_at" is not null and deleted_at is null order by "last_refusal_at" desc limit 1`
+    )
+    return {
+      accepted: Number(totals?.accepted ?? 0),
+      refused: Number(totals?.refused ?? 0),
+      failed: Number(totals?.failed ?? 0),
+      last_refusal_reason: (last?.last_refusal_reason as string | undefined) ?? null,
+      last_refusal_at: last?.last_refusal_at ? new Date(last.last_refusal_at as string).toISOString() : null,
+    }
   }
 }
 

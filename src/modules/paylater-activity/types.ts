@@ -31,3 +31,130 @@ export interface PayLaterEventRecord {
   repeat_count: number
   dedupe_key: string | null
 }
+
+// ---- Payments needing a person ------------------------------------------------------------------
+
+/**
+ * What can need a person. `refund_outcome_unknown` is raised by the refund guard; the others are
+ * raised by the settlement path (paid at PayLater without an order, paid after the session was
+ * deleted, store and PayLater disagree).
+ */
+export const ATTENTION_KINDS = ["refund_outcome_unknown", "paid_without_order", "orphaned", "mismatch"] as const
+export type AttentionKind = (typeof ATTENTION_KINDS)[number]
+
+/**
+ * How each kind may be resolved. `refunded`/`not_refunded` for an unknown refund are what the
+ * operator found in PayLater's merchant portal; they settle the refund attempt too.
+ */
+export const ATTENTION_RESOLUTIONS: Readonly<Record<AttentionKind, readonly string[]>> = {
+  refund_outcome_unknown: ["refunded", "not_refunded"],
+  paid_without_order: ["refunded", "resolved"],
+  orphaned: ["refunded", "resolved"],
+  mismatch: ["resolved"],
+}
+
+export interface FlagForAttentionInput {
+  /** One sentence for the operator, e.g. "Refund of 120.00 QAR: PayLater did not answer". */
+  summary: string
+  /** Same key, same row: flagging twice returns the first (open or resolved) row unchanged. */
+  dedupe_key?: string | null
+  /** Two-decimal QAR text. */
+  amount?: string | null
+  paylater_order_id?: string | null
+  session_id?: string | null
+  payment_id?: string | null
+  payment_collection_id?: string | null
+  order_id?: string | null
+  cart_id?: string | null
+  /** Public-safe facts only. */
+  detail?: Record<string, unknown> | null
+}
+
+export interface ResolveAttentionInput {
+  /** One of ATTENTION_RESOLUTIONS[kind]. */
+  resolution: string
+  note?: string | null
+  /** The admin user who resolved it. */
+  actor_id?: string | null
+}
+
+export interface AttentionRecord {
+  id: string
+  kind: AttentionKind
+  status: "open" | "resolved"
+  dedupe_key: string | null
+  summary: string
+  amount: string | null
+  paylater_order_id: string | null
+  session_id: string | null
+  payment_id: string | null
+  payment_collection_id: string | null
+  order_id: string | null
+  cart_id: string | null
+  detail: Record<string, unknown> | null
+  resolution: string | null
+  resolution_note: string | null
+  resolved_by: string | null
+  resolved_at: Date | string | null
+  created_at: Date | string
+}
+
+// ---- Refund attempts -----------------------------------------------------------------------------
+
+export const REFUND_ATTEMPT_STATUSES = ["pending", "succeeded", "failed", "unknown", "refunded", "not_refunded"] as const
+export type RefundAttemptStatus = (typeof REFUND_ATTEMPT_STATUSES)[number]
+
+export interface BeginRefundInput {
+  paylater_order_id: string
+  /** Two-decimal QAR text, > 0. */
+  amount: string
+  /** What PayLater was paid for this order: refunds never add up to more. */
+  captured_amount: string
+  session_id?: string | null
+  payment_id?: string | null
+  payment_collection_id?: string | null
+  medusa_refund_id?: string | null
+  /** A pending attempt older than this is taken as unknown (its process died mid-call). */
+  stale_after_ms: number
+  /**
+   * Set only by the plugin when it records, on the Medusa order, a refund an operator confirmed
+   * PayLater paid: nothing is sent, the attempt is marked booked.
+   */
+  booking_attempt_id?: string | null
+}
+
+export interface BeginRefundResult {
+  attempt_id: string
+  /** "send": call PayLater; "book": only record an already confirmed refund in Medusa. */
+  mode: "send" | "book"
+  /** Refunded before this one (succeeded or confirmed), two-decimal text. */
+  refunded_before: string
+  /** The whole payment at once (PayLater's full refund has no amount). */
+  full: boolean
+}
+
+export interface SettleRefundInput {
+  outcome: "succeeded" | "failed" | "unknown"
+  error_code?: string | null
+  error_message?: string | null
+}
+
+// ---- Webhook tallies -----------------------------------------------------------------------------
+
+export interface WebhookTallyInput {
+  /** Start of the minute the answers were given in. */
+  minute: Date
+  accepted: number
+  refused: number
+  failed: number
+  last_refusal_reason?: string | null
+  last_refusal_at?: Date | null
+}
+
+export interface WebhookSummary {
+  accepted: number
+  refused: number
+  failed: number
+  last_refusal_reason: string | null
+  last_refusal_at: string | null
+}

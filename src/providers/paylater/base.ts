@@ -39,7 +39,7 @@ import {
 } from "../../lib/paylater"
 import { payLaterClientFor } from "./clients"
 import { toMedusaError } from "./errors"
-import { addAmounts, amountEquals, isPositive, isWithin, toAmountText } from "./money"
+import { amountEquals, isPositive, isWithin, toAmountText } from "./money"
 import { resolveProviderOptions, type PayLaterProviderOptions, type ResolvedProviderOptions } from "./options"
 import {
   attemptOf,
@@ -50,6 +50,7 @@ import {
 } from "./session-data"
 import { sessionStatusFor, statusDataFor } from "./status"
 import { withStorefront } from "./templates"
+import { refundLedger, sendGuardedRefund, type RefundLedger } from "./refund-guard"
 import { recordDeletedSession } from "./tombstones"
 import { readWebhookBody } from "./webhook-input"
 
@@ -215,6 +216,7 @@ export abstract class PayLaterBaseProvider extends AbstractPaymentProvider<PayLa
     return { data: input.data }
   }
 
+  /** Refunds go through the refund guard (refund-guard.ts): recorded before sending, never twice. */
   async refundPayment(input: RefundPaymentInput): Promise<RefundPaymentOutput> {
     const data = (input.data ?? {}) as PayLaterSessionData
     const orderId = text(data, "paylater_order_id")
@@ -225,27 +227,24 @@ export abstract class PayLaterBaseProvider extends AbstractPaymentProvider<PayLa
     if (!isPositive(amount)) {
       throw new MedusaError(MedusaError.Types.INVALID_DATA, "The refund amount must be greater than 0.")
     }
-    const refundedBefore = text(data, "paylater_refunded_amount") ?? "0.00"
-    // PayLater wants the full refund without an amount and a partial one strictly below the total.
-    const full = !!data.amount && amountEquals(amount, data.amount) && amountEquals(refundedBefore, "0")
-    try {
-      await this.api_.refund(full ? { orderId } : { orderId, amount })
-    } catch (error) {
-      const mapped = toMedusaError(error, "refund")
-      this.logger_.warn(
-        `PayLater: refund of ${amount} QAR for ${orderId} failed (${isPayLaterError(error) ? error.code : "unknown"})`
-      )
-      throw mapped
-    }
-    this.logger_.info(`PayLater: refund of ${amount} QAR for ${orderId} accepted (${full ? "full" : "partial"})`)
-    const refunds = Array.isArray(data.paylater_refunds) ? data.paylater_refunds : []
-    return {
-      data: {
-        ...data,
-        paylater_refunded_amount: addAmounts(refundedBefore, amount),
-        paylater_refunds: [...refunds, { amount, full, at: new Date().toISOString() }],
-      },
-    }
+    const refunded = await sendGuardedRefund({
+      container: this.container,
+      api: this.api_,
+      logger: this.logger_,
+      ledger: this.refundLedger(),
+      data,
+      orderId,
+      sessionId: text(data, "session_id") ?? null,
+      amount,
+      medusaRefundId: input.context?.idempotency_key,
+      timeoutMs: this.settings_.config.timeoutMs,
+    })
+    return { data: refunded }
+  }
+
+  /** Where refund attempts are recorded; overridable so unit tests can supply their own. */
+  protected refundLedger(): RefundLedger {
+    return refundLedger()
   }
 
   /**
@@ -372,7 +371,12 @@ export abstract class PayLaterBaseProvider extends AbstractPaymentProvider<PayLa
     return rest
   }
 
-  /** QAR only, rounded to dirhams, inside the outlet's range: refused with words a shopper can act on. */
+  /** The amounts this method may collect; the payment link's (the outlet's range) by default. */
+  protected amountRange(): { minAmount: string; maxAmount: string } {
+    return this.settings_.config
+  }
+
+  /** QAR only, rounded to dirhams, inside the method's range: refused with words a shopper can act on. */
   protected checkedAmount(amount: InitiatePaymentInput["amount"], currencyCode: string): string {
     if ((currencyCode ?? "").toUpperCase() !== "QAR") {
       throw new MedusaError(
@@ -381,7 +385,7 @@ export abstract class PayLaterBaseProvider extends AbstractPaymentProvider<PayLa
       )
     }
     const rounded = toAmountText(amount)
-    const { minAmount, maxAmount } = this.settings_.config
+    const { minAmount, maxAmount } = this.amountRange()
     if (!isWithin(rounded, minAmount, maxAmount)) {
       throw new MedusaError(
         MedusaError.Types.INVALID_DATA,

@@ -2,6 +2,7 @@ import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { PAYLATER_WEBHOOK_EVENT, verifyNotification, type PayLaterWebhookEventData } from "../../../signals/webhook"
 import { readJsonObject } from "./read-body"
+import { tallyWebhookAnswer } from "./tally"
 
 const RECEIVED = { message: "Webhook received successfully" }
 
@@ -21,6 +22,7 @@ const ATTEMPTS = 3
  * also get 200, so PayLater stops retrying them.
  */
 export async function POST(req: MedusaRequest, res: MedusaResponse): Promise<void> {
+  tallyWebhookAnswer(req, res)
   const receivedAt = new Date().toISOString()
   const logger = req.scope.resolve(ContainerRegistrationKeys.LOGGER)
   const read = await readJsonObject(req)

@@ -285,3 +285,37 @@ describe("401 from an API call", () => {
     expect(n).toBe(2)
   })
 })
+
+describe("checkConnection", () => {
+  it("fetches one fresh token, keeps nothing, and answers without the token", async () => {
+    let tokenRequests = 0
+    const scope = paylater()
+    scope.post(TOKEN).times(3).reply(() => {
+      tokenRequests++
+      return [200, tokenAnswer(`tok-${tokenRequests}`)]
+    })
+    statusTimes(scope, 1)
+    const { client } = makeClient()
+
+    const result = await client.checkConnection()
+    expect(Object.keys(result)).toEqual(["durationMs"])
+    expect(JSON.stringify(result)).not.toMatch(/tok-/)
+    // Not kept: the next call fetches its own token.
+    await client.getPaymentStatus("o1")
+    expect(tokenRequests).toBe(2)
+  })
+
+  it("refused credentials → INVALID_CREDENTIALS, asked once (no retries)", async () => {
+    let tokenRequests = 0
+    paylater()
+      .post(TOKEN)
+      .times(3)
+      .reply(() => {
+        tokenRequests++
+        return [401, { error: "invalid_client", error_description: "Invalid client credentials" }]
+      })
+    const error = await caught(makeClient().client.checkConnection())
+    expect(error.code).toBe("INVALID_CREDENTIALS")
+    expect(tokenRequests).toBe(1)
+  })
+})

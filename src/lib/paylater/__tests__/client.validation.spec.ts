@@ -115,9 +115,16 @@ describe("requestToPay input", () => {
     expect(error.message).not.toMatch(/9998877|999 8877/)
   })
 
-  it("applies the outlet range to Request to Pay too", async () => {
-    const error = await caught(makeClient().client.requestToPay({ ...RTP, amount: "299.99" }))
-    expect(error.code).toBe("AMOUNT_OUT_OF_RANGE")
+  it.each([
+    ["0.99", "1.00", "25000.00", {}],
+    ["25000.01", "1.00", "25000.00", {}],
+    ["1000.01", "1.00", "1000.00", { requestToPayMaxAmount: "1000" }],
+    ["49.99", "50.00", "25000.00", { requestToPayMinAmount: 50 }],
+    // The link's outlet range does not apply to Request to Pay.
+    ["0.50", "1.00", "25000.00", { minAmount: "500", maxAmount: "4000" }],
+  ])("Request to Pay has its own range: %s outside %s–%s → AMOUNT_OUT_OF_RANGE", async (amount, min, max, options) => {
+    const error = await caught(makeClient(options).client.requestToPay({ ...RTP, amount }))
+    expect(error).toMatchObject({ code: "AMOUNT_OUT_OF_RANGE", details: { min, max } })
   })
 })
 

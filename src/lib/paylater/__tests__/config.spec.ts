@@ -40,6 +40,8 @@ describe("parsePayLaterConfig", () => {
       timeoutMs: 15000,
       minAmount: "300.00",
       maxAmount: "25000.00",
+      requestToPayMinAmount: "1.00",
+      requestToPayMaxAmount: "25000.00",
       linkExpiryMinutes: 60,
       requestToPayExpiryMinutes: 15,
       maxAttempts: 3,
@@ -192,5 +194,29 @@ describe("parsePayLaterConfig", () => {
   it("drops unknown keys (the provider may pass its whole options object)", () => {
     const config = parsePayLaterConfig({ ...MINIMAL, storefrontUrl: "https://shop.example" })
     expect(config).not.toHaveProperty("storefrontUrl")
+  })
+
+  it("gives Request to Pay its own bounds, 1.00 to 25000.00 QAR by default", () => {
+    expect(parsePayLaterConfig(MINIMAL)).toMatchObject({
+      minAmount: "300.00",
+      requestToPayMinAmount: "1.00",
+      requestToPayMaxAmount: "25000.00",
+    })
+    expect(
+      parsePayLaterConfig({ ...MINIMAL, requestToPayMinAmount: "150", requestToPayMaxAmount: 40000 })
+    ).toMatchObject({ requestToPayMinAmount: "150.00", requestToPayMaxAmount: "40000.00" })
+  })
+
+  it.each([[{ requestToPayMinAmount: "0" }], [{ requestToPayMinAmount: "-1" }], [{ requestToPayMaxAmount: "1.005" }], [{ requestToPayMaxAmount: true }]])(
+    "refuses Request to Pay bound %j",
+    (change) => {
+      expect(messageOf({ ...MINIMAL, ...change })).toMatch(/requestToPay(Min|Max)Amount must be a positive amount in QAR/)
+    }
+  )
+
+  it("refuses a Request to Pay minimum above its maximum", () => {
+    expect(messageOf({ ...MINIMAL, requestToPayMinAmount: "500", requestToPayMaxAmount: "400" })).toBe(
+      "PayLater: requestToPayMinAmount (500.00) must not be greater than requestToPayMaxAmount (400.00)"
+    )
   })
 })

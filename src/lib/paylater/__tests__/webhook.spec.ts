@@ -198,7 +198,9 @@ describe("hostile input never throws and is refused as malformed", () => {
         return [`missing ${field}`, copy]
       }
     ),
-    ["merchantId number", { ...good, merchantId: 138 }],
+    ["merchantId negative number", { ...good, merchantId: -138 }],
+    ["merchantId fraction", { ...good, merchantId: 13.8 }],
+    ["merchantId boolean", { ...good, merchantId: true }],
     ["orderId array", { ...good, orderId: ["a"] }],
     ["status upper case", { ...good, status: "SUCCESS" }],
     ["status unknown", { ...good, status: "refunded" }],
@@ -212,7 +214,8 @@ describe("hostile input never throws and is refused as malformed", () => {
     ["timestamp object", { ...good, timestamp: { value: 1 } }],
     ["comments number", { ...good, comments: 5 }],
     ["comments object", { ...good, comments: { a: 1 } }],
-    ["paylaterRef number", { ...good, paylaterRef: 5 }],
+    ["paylaterRef fraction", { ...good, paylaterRef: 5.5 }],
+    ["paylaterRef object", { ...good, paylaterRef: { id: 5 } }],
     ["txHash short", { ...good, txHash: String(good.txHash).slice(1) }],
     ["txHash non-hex", { ...good, txHash: "z".repeat(32) }],
     ["signature short", { ...good, signature: String(good.signature).slice(2) }],
@@ -365,9 +368,9 @@ describe("property: every mutation of a signed notification is refused", () => {
     },
     (b) => {
       const field = pick(["merchantId", "orderId", "status", "timestamp", "txHash", "signature"])
-      // 0 is a valid timestamp, so it is only a wrong type for the text fields.
       const wrong = [null, -1, 1.5, true, [], {}, [String(b[field])], { value: b[field] }]
-      b[field] = pick(field === "timestamp" ? wrong : [...wrong, 0])
+      // 0 is a valid timestamp and identifier, so it is only a wrong type for the other fields.
+      b[field] = pick(["timestamp", "merchantId", "orderId"].includes(field) ? wrong : [...wrong, 0])
       return ["malformed"]
     },
     (b) => ((b.status = pick(["SUCCESS", "Success", "paid", "", "refunded"])), ["malformed"]),
@@ -455,3 +458,83 @@ describe("fields reached only through the prototype", () => {
     expect(verifyWebhook(genuine, "proto-secret").ok).toBe(true)
   })
 })
+
+describe("lenient about what senders really send, exactly as strict about the signature", () => {
+  it("accepts identifiers sent as JSON numbers, hashed as their decimal text", () => {
+    const body = signed({ merchantId: 138, orderId: 4711, paylaterRef: 1746499849330726 })
+    expect(body.merchantId).toBe(138)
+    const result = verifyWebhook(body, SECRET, { expectedMerchantId: "138" })
+    expect(result).toMatchObject({
+      ok: true,
+      webhook: { merchantId: "138", orderId: "4711", paylaterRef: "1746499849330726" },
+    })
+    // The same notification with the identifiers as text verifies too: one signed text.
+    expect(verifyWebhook({ ...body, merchantId: "138", orderId: "4711" }, SECRET).ok).toBe(true)
+    expect(referenceSign({ ...body, merchantId: "138", orderId: "4711" }, SECRET).txHash).toBe(body.txHash)
+  })
+
+  it("a numeric merchantId still meets expectedMerchantId", () => {
+    expect(verifyWebhook(signed({ merchantId: 139 }), SECRET, { expectedMerchantId: "138" })).toMatchObject({
+      ok: false,
+      reason: "merchant_mismatch",
+    })
+  })
+
+  it("a numeric merchantId with a wrong signature is still refused", () => {
+    const body = signed({ merchantId: 138 })
+    expect(verifyWebhook({ ...body, signature: computeSignature(String(body.txHash), "other") }, SECRET)).toMatchObject({
+      ok: false,
+      reason: "signature_mismatch",
+    })
+  })
+
+  const comments = "Payé — straße ödeme çok iyi"
+  /** What PHP's strtoupper (PHP 8) does: ASCII letters only. */
+  const asciiUpper = (text: string) => text.replace(/[a-z]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 32))
+
+  it("accepts non-ASCII comments upper-cased ASCII-only, as a PHP sender does", () => {
+    const joined = "138" + "payses_01X" + "success" + "1746499849330" + comments
+    const txHash = createHash("md5").update(asciiUpper(joined), "utf8").digest("hex")
+    expect(txHash).not.toBe(createHash("md5").update(joined.toUpperCase(), "utf8").digest("hex"))
+    const body = {
+      merchantId: "138",
+      orderId: "payses_01X",
+      status: "success",
+      timestamp: 1746499849330,
+      comments,
+      txHash,
+      signature: computeSignature(txHash, SECRET),
+    }
+    expect(verifyWebhook(body, SECRET)).toMatchObject({ ok: true, webhook: { comments } })
+    expect(computeTxHash(body, "ascii")).toBe(txHash)
+    // Still keyed: the right ASCII-cased hash under another secret's signature is refused.
+    expect(verifyWebhook({ ...body, signature: computeSignature(txHash, `${SECRET}x`) }, SECRET)).toMatchObject({
+      ok: false,
+      reason: "signature_mismatch",
+    })
+    // And a changed comment is refused under both readings.
+    expect(verifyWebhook({ ...body, comments: `${comments}!` }, SECRET)).toMatchObject({
+      ok: false,
+      reason: "hash_mismatch",
+    })
+  })
+
+  it("accepts the full Unicode upper-casing as before", () => {
+    expect(verifyWebhook(signed({ comments }), SECRET)).toMatchObject({ ok: true, webhook: { comments } })
+    expect(verifyWebhook(signWebhook({ ...baseFields(), comments }, SECRET, "ascii"), SECRET).ok).toBe(true)
+  })
+
+  it("upper-casing a lower-case ASCII text either way gives one hash (nothing else is loosened)", () => {
+    const fields = { ...baseFields(), comments: "plain ascii" }
+    expect(computeTxHash(fields, "ascii")).toBe(computeTxHash(fields, "unicode"))
+  })
+})
+
+function baseFields() {
+  return {
+    merchantId: "138",
+    orderId: "payses_01Y",
+    status: "success" as WebhookStatus,
+    timestamp: 1746499849330,
+  }
+}

@@ -11,6 +11,7 @@ import {
 import { PayLaterLinkProviderService } from "../services/link"
 import { PayLaterRequestToPayProviderService } from "../services/request-to-pay"
 import type { PayLaterProviderOptions } from "../options"
+import { MemoryRefundLedger } from "./memory-ledger"
 
 export const OPTIONS: PayLaterProviderOptions = {
   clientId: "client-1",
@@ -103,6 +104,7 @@ export function makeProvider(
   Service: ProviderClass = PayLaterLinkProviderService
 ) {
   const fake = new FakePayLater()
+  const ledger = new MemoryRefundLedger()
   const logged: Logged[] = []
   const logger = Object.fromEntries(
     ["info", "warn", "error", "debug"].map((level) => [level, (message: string) => logged.push({ level, message })])
@@ -115,7 +117,10 @@ export function makeProvider(
       fake.config = config
       return fake
     }
+    protected refundLedger() {
+      return ledger
+    }
   }
   const provider = new TestProvider({ logger, paymentSessionService }, { ...OPTIONS, ...options })
-  return { provider, fake, logged }
+  return { provider, fake, logged, ledger }
 }

@@ -50,12 +50,110 @@ describe("refundPayment", () => {
     expect(fake.refunds).toHaveLength(1)
     expect(error.type).toBe(MedusaError.Types.UNEXPECTED_STATE)
     expect(error.message).toMatch(/merchant portal before trying again/)
+    expect(error.message).toMatch(/Settings → PayLater/)
   })
 
   it("refuses a payment that has no PayLater order", async () => {
     const { provider, fake } = makeProvider()
     const error = await provider.refundPayment({ amount: 100, data: {} }).catch((e) => e)
     expect(error.type).toBe(MedusaError.Types.NOT_ALLOWED)
+    expect(fake.refunds).toHaveLength(0)
+  })
+})
+
+describe("refund guard", () => {
+  it.each(["TIMEOUT", "NETWORK", "SERVER_ERROR", "UNEXPECTED_RESPONSE"] as const)(
+    "after %s, a second refund is refused (NOT_ALLOWED) without calling PayLater, until resolved",
+    async (code) => {
+      const { provider, fake, ledger } = makeProvider()
+      fake.refundAnswers.push(new PayLaterError(code, "no answer"))
+      await provider.refundPayment({ amount: 100, data }).catch((e) => e)
+      expect(ledger.attempts.map((a) => a.status)).toEqual(["unknown"])
+
+      const refused = await provider.refundPayment({ amount: 50, data }).catch((e) => e)
+      expect(refused).toBeInstanceOf(MedusaError)
+      expect(refused.type).toBe(MedusaError.Types.NOT_ALLOWED)
+      expect(refused.message).toMatch(/refund of 100.00 QAR .* outcome is unknown/)
+      expect(refused.message).toMatch(/Settings → PayLater/)
+      expect(fake.refunds).toHaveLength(1)
+
+      ledger.resolve(ledger.attempts[0].id, "not_refunded")
+      const out = await provider.refundPayment({ amount: 50, data })
+      expect(fake.refunds).toHaveLength(2)
+      expect(out.data).toMatchObject({ paylater_refunded_amount: "50.00" })
+    }
+  )
+
+  it("a refund confirmed as paid out counts in the running total: the rest only, never more", async () => {
+    const { provider, fake, ledger } = makeProvider()
+    fake.refundAnswers.push(new PayLaterError("TIMEOUT", "slow"))
+    await provider.refundPayment({ amount: 300, data }).catch((e) => e)
+    ledger.resolve(ledger.attempts[0].id, "refunded")
+
+    const over = await provider.refundPayment({ amount: 50.01, data }).catch((e) => e)
+    expect(over.type).toBe(MedusaError.Types.NOT_ALLOWED)
+    expect(over.message).toBe(
+      "PayLater has already refunded 300.00 of 350.00 QAR for this payment; at most 50.00 QAR can still be refunded."
+    )
+    const out = await provider.refundPayment({ amount: 50, data })
+    expect(fake.refunds[1]).toEqual({ orderId: "payses_1-2", amount: "50.00" })
+    expect(out.data).toMatchObject({ paylater_refunded_amount: "350.00" })
+  })
+
+  it("keeps the running total exact over many partial refunds (no float drift)", async () => {
+    const { provider, fake } = makeProvider()
+    let current: Record<string, unknown> = data
+    for (let i = 0; i < 10; i++) {
+      current = (await provider.refundPayment({ amount: new BigNumber("0.1"), data: current })).data!
+    }
+    // 0.1 added ten times in binary floating point is 0.9999999999999999.
+    expect(current.paylater_refunded_amount).toBe("1.00")
+    current = (await provider.refundPayment({ amount: { value: "349.00", precision: 20 }, data: current })).data!
+    expect(current.paylater_refunded_amount).toBe("350.00")
+    const more = await provider.refundPayment({ amount: 0.01, data: current }).catch((e) => e)
+    expect(more.type).toBe(MedusaError.Types.NOT_ALLOWED)
+    expect(fake.refunds).toHaveLength(11)
+  })
+
+  it("a refusal PayLater answered (nothing paid) does not block the next refund", async () => {
+    const { provider, fake, ledger } = makeProvider()
+    fake.refundAnswers.push(new PayLaterError("REFUND_TOO_EARLY", "less than 10 minutes ago"))
+    await provider.refundPayment({ amount: 100, data }).catch((e) => e)
+    expect(ledger.attempts.map((a) => a.status)).toEqual(["failed"])
+    await provider.refundPayment({ amount: 100, data })
+    expect(fake.refunds).toHaveLength(2)
+  })
+
+  it("refuses a second refund while the first is still waiting for PayLater", async () => {
+    const { provider, fake } = makeProvider()
+    let answer!: () => void
+    fake.refund = async (input) => {
+      fake.refunds.push(input)
+      await new Promise<void>((resolve) => (answer = resolve))
+      return { message: "Refund request accepted" }
+    }
+    const first = provider.refundPayment({ amount: 100, data })
+    await new Promise((r) => setImmediate(r))
+    const second = await provider.refundPayment({ amount: 100, data }).catch((e) => e)
+    expect(second.type).toBe(MedusaError.Types.NOT_ALLOWED)
+    expect(second.message).toMatch(/being sent to PayLater right now/)
+    answer()
+    await expect(first).resolves.toMatchObject({ data: { paylater_refunded_amount: "100.00" } })
+    expect(fake.refunds).toHaveLength(1)
+  })
+
+  it("a pending attempt whose process died counts as unknown", async () => {
+    const { provider, fake, ledger } = makeProvider({ timeoutMs: 1000 })
+    ledger.attempts.push({
+      id: "plref_dead",
+      paylater_order_id: "payses_1-2",
+      status: "pending",
+      amount: "20.00",
+      sent_at: new Date(Date.now() - 10 * 60_000),
+    })
+    const error = await provider.refundPayment({ amount: 10, data }).catch((e) => e)
+    expect(error.type).toBe(MedusaError.Types.NOT_ALLOWED)
+    expect(error.message).toMatch(/outcome is unknown/)
     expect(fake.refunds).toHaveLength(0)
   })
 })

@@ -55,6 +55,26 @@ describe("Request to Pay: initiatePayment", () => {
     }
   )
 
+  it("sends a 150 QAR point-of-sale request: the link's 300 QAR minimum does not apply", async () => {
+    const { provider, fake } = makeRtpProvider()
+    await provider.initiatePayment(input("51118021", 150))
+    expect(fake.rtps).toEqual([
+      { mobileNumber: FULL, amount: "150.00", merchantOrderReference: SESSION, expiryMinutes: 15 },
+    ])
+  })
+
+  it.each([
+    [0.5, {}, /between 1.00 and 25000.00 QAR; this order is 0.50 QAR/],
+    [25000.01, {}, /between 1.00 and 25000.00 QAR/],
+    [150, { requestToPayMinAmount: "200" }, /between 200.00 and 25000.00 QAR; this order is 150.00 QAR/],
+  ])("refuses %p QAR outside its own range before any call", async (amount, options, message) => {
+    const { provider, fake } = makeRtpProvider(options)
+    const error = await provider.initiatePayment(input("51118021", amount)).catch((e) => e)
+    expect(error.type).toBe(MedusaError.Types.INVALID_DATA)
+    expect(error.message).toMatch(message)
+    expect(fake.rtps).toHaveLength(0)
+  })
+
   it("keeps PayLater's expiry_date as the session's expires_at instant and the raw text too", async () => {
     const { provider } = makeRtpProvider()
     const out = await provider.initiatePayment(input("51118021"))

@@ -1,5 +1,5 @@
 import { PaymentSessionStatus } from "@medusajs/framework/utils"
-import { maskMobile, type PayLaterError, type PayLaterErrorCode, type PaymentStatus } from "../../../lib/paylater"
+import { maskMobile, requestToPayRange, type PayLaterError, type PayLaterErrorCode, type PaymentStatus } from "../../../lib/paylater"
 import { PayLaterBaseProvider, type StartPaymentInput, type StartedPayment } from "../base"
 import type { PayLaterProviderOptions } from "../options"
 import { requestToPayError, unconfirmedRequestError } from "../request-to-pay/errors"
@@ -77,6 +77,11 @@ export class PayLaterRequestToPayProviderService extends PayLaterBaseProvider {
       return PaymentSessionStatus.CANCELED
     }
     return super.sessionStatusOf(status, data)
+  }
+
+  /** Request to Pay has its own bounds (requestToPayMinAmount/MaxAmount), not the link's. */
+  protected amountRange(): { minAmount: string; maxAmount: string } {
+    return requestToPayRange(this.settings_.config)
   }
 
   private expiryMinutes(): number {

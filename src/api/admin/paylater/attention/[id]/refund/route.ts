@@ -1,0 +1,43 @@
+import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
+import { MedusaError } from "@medusajs/framework/utils"
+import { refundPaymentWorkflow } from "@medusajs/core-flows"
+import { activityModule, attentionItem, canRefund, loadAttention } from "../../attention"
+
+/**
+ * POST /admin/paylater/attention/:id/refund { amount? }: refunds the item's payment through Medusa
+ * (so the refund guard and the order's records apply as for the order page's Refund), the whole
+ * remaining amount by default, then marks the item resolved as refunded.
+ */
+export async function POST(req: AuthenticatedMedusaRequest<{ amount?: unknown }>, res: MedusaResponse): Promise<void> {
+  const body = (req.body ?? {}) as { amount?: unknown }
+  const item = await attentionItem(req.scope, req.params.id)
+  if (item.status !== "open") {
+    throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "This item is already resolved.")
+  }
+  if (item.kind === "refund_outcome_unknown") {
+    throw new MedusaError(
+      MedusaError.Types.NOT_ALLOWED,
+      "First record whether PayLater refunded the earlier refund (check the PayLater merchant portal)."
+    )
+  }
+  if (!canRefund(item)) {
+    throw new MedusaError(
+      MedusaError.Types.NOT_ALLOWED,
+      "This PayLater payment has no Medusa payment to refund from: refund it in the PayLater merchant portal, then mark it resolved."
+    )
+  }
+  const amount = body.amount
+  if (amount !== undefined && !(typeof amount === "string" && /^\d{1,9}(\.\d{1,2})?$/.test(amount))) {
+    throw new MedusaError(MedusaError.Types.INVALID_DATA, 'amount must be QAR text with at most two decimals, e.g. "120.00".')
+  }
+  const actorId = req.auth_context?.actor_id ?? undefined
+  await refundPaymentWorkflow(req.scope).run({
+    input: { payment_id: item.payment_id as string, amount: amount as string | undefined, created_by: actorId },
+  })
+  const resolved = await activityModule(req.scope).resolveAttention(item.id, {
+    resolution: "refunded",
+    note: `Refunded ${amount ? `${amount} QAR` : "in full"} from Settings → PayLater`,
+    actor_id: actorId ?? null,
+  })
+  res.json({ attention: await loadAttention(req.scope, resolved) })
+}

@@ -1,0 +1,119 @@
+import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { refundPaymentWorkflow } from "@medusajs/core-flows"
+import { activityModuleOf } from "../../../../modules/paylater-activity/resolve"
+import type { PayLaterActivityModuleService } from "../../../../modules/paylater-activity/service"
+import { ATTENTION_RESOLUTIONS, type AttentionRecord } from "../../../../modules/paylater-activity/types"
+import { BOOKING_METADATA_KEY } from "../../../../providers/paylater/refund-guard"
+
+/** The activity module, or a clear 500 when the app runs without it. */
+export function activityModule(container: MedusaContainer): PayLaterActivityModuleService {
+  const service = activityModuleOf(container)
+  if (!service) {
+    throw new MedusaError(
+      MedusaError.Types.UNEXPECTED_STATE,
+      "The PayLater plugin's paylater_activity module is not loaded: add the plugin to `plugins` in medusa-config and run db:migrate."
+    )
+  }
+  return service
+}
+
+/** An item as the admin page shows it: the order and cart it belongs to, and what can be done. */
+export interface AttentionView extends AttentionRecord {
+  order_id: string | null
+  cart_id: string | null
+  /** Resolutions the page may offer (ATTENTION_RESOLUTIONS of the kind), empty once resolved. */
+  resolutions: string[]
+  /** A refund through Medusa is possible (a payment exists and nothing is unknown about it). */
+  can_refund: boolean
+}
+
+export async function loadAttention(container: MedusaContainer, item: AttentionRecord): Promise<AttentionView> {
+  const [view] = await viewsOf(container, [item])
+  return view
+}
+
+export async function listAttention(container: MedusaContainer, status: "open" | "resolved" | "all"): Promise<AttentionView[]> {
+  const items = (await activityModule(container).listPayLaterAttentions(status === "all" ? {} : { status }, {
+    order: { created_at: "DESC" },
+    take: 200,
+  })) as unknown as AttentionRecord[]
+  return viewsOf(container, items)
+}
+
+/** Fills order and cart from the payment collection when the item did not know them. */
+async function viewsOf(container: MedusaContainer, items: AttentionRecord[]): Promise<AttentionView[]> {
+  const collectionIds = [...new Set(items.map((i) => i.payment_collection_id).filter((id): id is string => !!id))]
+  const links = new Map<string, { order_id: string | null; cart_id: string | null }>()
+  if (collectionIds.length) {
+    const query = container.resolve(ContainerRegistrationKeys.QUERY)
+    const { data } = await query.graph({
+      entity: "payment_collection",
+      fields: ["id", "order.id", "cart.id"],
+      filters: { id: collectionIds },
+    })
+    for (const row of data as Array<{ id: string; order?: { id: string } | null; cart?: { id: string } | null }>) {
+      links.set(row.id, { order_id: row.order?.id ?? null, cart_id: row.cart?.id ?? null })
+    }
+  }
+  return items.map((item) => {
+    const link = item.payment_collection_id ? links.get(item.payment_collection_id) : undefined
+    const open = item.status === "open"
+    return {
+      ...item,
+      order_id: item.order_id ?? link?.order_id ?? null,
+      cart_id: item.cart_id ?? link?.cart_id ?? null,
+      resolutions: open ? [...(ATTENTION_RESOLUTIONS[item.kind] ?? ["resolved"])] : [],
+      can_refund: open && canRefund(item),
+    }
+  })
+}
+
+/** A refund through Medusa closes the item: it needs a payment, and a kind a refund resolves. */
+export function canRefund(item: AttentionRecord): boolean {
+  return (
+    !!item.payment_id &&
+    item.kind !== "refund_outcome_unknown" &&
+    (ATTENTION_RESOLUTIONS[item.kind] ?? []).includes("refunded")
+  )
+}
+
+export async function attentionItem(container: MedusaContainer, id: string): Promise<AttentionRecord> {
+  const [item] = (await activityModule(container).listPayLaterAttentions({ id }, { take: 1 })) as unknown as AttentionRecord[]
+  if (!item) {
+    throw new MedusaError(MedusaError.Types.NOT_FOUND, `PayLater attention item ${id} was not found`)
+  }
+  return item
+}
+
+/**
+ * An operator confirmed PayLater paid out a refund whose answer was lost. Medusa deleted its refund
+ * record when the call failed, so the order does not show it: record it through Medusa's own refund
+ * workflow (order transaction, payment status, event), marked so the provider only books it and
+ * sends nothing to PayLater. Answers the error text when Medusa refuses (the resolution stands).
+ */
+export async function bookConfirmedRefund(
+  container: MedusaContainer,
+  item: AttentionRecord,
+  actorId: string | null
+): Promise<{ booked: boolean; booking_error: string | null }> {
+  const attemptId = item.detail?.refund_attempt_id
+  if (!item.payment_id || typeof attemptId !== "string" || !item.amount) {
+    return { booked: false, booking_error: "No Medusa payment is linked to this refund; record it on the order by hand." }
+  }
+  try {
+    // `metadata` is not in the workflow's input type, but its refund step hands the whole input to
+    // the payment module, which stores it on the refund record the provider then reads.
+    const input = {
+      payment_id: item.payment_id,
+      amount: item.amount,
+      created_by: actorId ?? undefined,
+      note: "PayLater refund confirmed by an operator after PayLater did not answer",
+      metadata: { [BOOKING_METADATA_KEY]: attemptId },
+    }
+    await refundPaymentWorkflow(container).run({ input })
+    return { booked: true, booking_error: null }
+  } catch (error) {
+    return { booked: false, booking_error: (error as Error)?.message ?? String(error) }
+  }
+}

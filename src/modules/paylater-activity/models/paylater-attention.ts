@@ -1,0 +1,33 @@
+import { model } from "@medusajs/framework/utils"
+
+/**
+ * A PayLater payment that needs a person: the list on Settings → PayLater. Generic on purpose: `kind`
+ * says what happened (types.ts ATTENTION_KINDS) and the links (PayLater order, session, payment,
+ * collection, order, cart) say where; any that are known are filled. `dedupe_key` makes flagging
+ * idempotent (flag the same thing twice, get the same row). `detail` is public-safe only.
+ */
+export const PayLaterAttention = model
+  .define("paylater_attention", {
+    id: model.id({ prefix: "platt" }).primaryKey(),
+    kind: model.text(),
+    status: model.text().default("open"),
+    dedupe_key: model.text().nullable(),
+    summary: model.text(),
+    amount: model.text().nullable(),
+    paylater_order_id: model.text().nullable(),
+    session_id: model.text().nullable(),
+    payment_id: model.text().nullable(),
+    payment_collection_id: model.text().nullable(),
+    order_id: model.text().nullable(),
+    cart_id: model.text().nullable(),
+    detail: model.json().nullable(),
+    resolution: model.text().nullable(),
+    resolution_note: model.text().nullable(),
+    resolved_by: model.text().nullable(),
+    resolved_at: model.dateTime().nullable(),
+  })
+  .indexes([
+    { on: ["status"] },
+    { on: ["paylater_order_id"] },
+    { on: ["dedupe_key"], unique: true, where: "dedupe_key IS NOT NULL AND deleted_at IS NULL" },
+  ])

@@ -1,0 +1,49 @@
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { activityModuleOf } from "./resolve"
+
+/** Runs kept for Settings → PayLater ("last reconciliation run"); older ones are deleted. */
+const KEEP_RUNS = 50
+
+export interface ReconcileRunSummary {
+  ran: boolean
+  eligible?: number
+  results?: Array<{ outcome: string }>
+}
+
+/**
+ * Records one run of the reconciliation job (counts only). Never throws: the job's work is done by
+ * then, and a missing record only makes the admin page show an older run.
+ */
+export async function recordReconcileRun(
+  container: MedusaContainer,
+  startedAt: Date,
+  outcome: { result: ReconcileRunSummary } | { error: unknown }
+): Promise<void> {
+  try {
+    const service = activityModuleOf(container)
+    if (!service) return
+    const result = "result" in outcome ? outcome.result : null
+    const outcomes = (result?.results ?? []).reduce<Record<string, number>>((acc, r) => {
+      acc[r.outcome] = (acc[r.outcome] ?? 0) + 1
+      return acc
+    }, {})
+    await service.createPayLaterReconcileRuns({
+      started_at: startedAt,
+      finished_at: new Date(),
+      ran: result?.ran ?? false,
+      checked: result?.results?.length ?? 0,
+      eligible: result?.eligible ?? 0,
+      outcomes,
+      error: "error" in outcome ? String((outcome.error as Error)?.message ?? outcome.error).slice(0, 500) : null,
+    })
+    const old = await service.listPayLaterReconcileRuns({}, { select: ["id"], order: { started_at: "DESC" }, skip: KEEP_RUNS, take: 100 })
+    if (old.length) {
+      await service.deletePayLaterReconcileRuns(old.map((r) => r.id))
+    }
+  } catch (error) {
+    container
+      .resolve(ContainerRegistrationKeys.LOGGER)
+      .warn(`PayLater: the reconciliation run could not be recorded: ${(error as Error)?.message ?? error}`)
+  }
+}
