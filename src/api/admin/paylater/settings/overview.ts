@@ -1,7 +1,7 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { parseExpression } from "cron-parser"
-import { readRegistrations, type PayLaterRegistration } from "../../../../workflows/paylater-reconcile/registrations"
-import { reconcileSchedule } from "../../../../workflows/paylater-reconcile/schedule"
+import { readRegistrations, type PayLaterRegistration } from "../../../../settlement/registrations"
+import { reconcileSchedule } from "../../../../reconciliation/schedule"
 import { activityModule } from "../attention/attention"
 
 const DAY_MS = 24 * 60 * 60 * 1000

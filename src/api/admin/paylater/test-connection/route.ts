@@ -1,6 +1,6 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { isPayLaterError, PayLaterClient } from "../../../../lib/paylater"
-import { readRegistrations } from "../../../../workflows/paylater-reconcile/registrations"
+import { readRegistrations } from "../../../../settlement/registrations"
 
 /**
  * POST /admin/paylater/test-connection: asks PayLater for a token with each registration's options
