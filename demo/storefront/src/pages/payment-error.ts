@@ -7,7 +7,7 @@
  */
 import { cartSummary } from "../cart-summary"
 import { createPayLaterLink, goToPayLater } from "../paylater/link"
-import { failureMessage } from "../paylater/messages"
+import { failureMessage, paymentWasTaken } from "../paylater/messages"
 import type { PageContext } from "../router"
 import { cartStorage, errorMessage, retrieveCart } from "../store"
 import { alertBox, busy, h, showPage } from "../ui"
@@ -22,7 +22,8 @@ export async function renderPaymentError({ sdk, query }: PageContext): Promise<v
   }
   cartStorage.set(cart.id)
 
-  const { title, body } = failureMessage(query.get("paylater_error"))
+  const reason = query.get("paylater_error")
+  const { title, body } = failureMessage(reason)
   const retryError = alertBox("error", "retry-error")
   const retry = h("button", { type: "button", id: "retry-paylater" }, "Try again with PayLater")
   retry.addEventListener("click", async () => {
@@ -36,9 +37,15 @@ export async function renderPaymentError({ sdk, query }: PageContext): Promise<v
     }
   })
 
+  // Paid without an order: the refund is on its way, so no "try again" (it would take the money twice).
+  const taken = paymentWasTaken(reason)
+  const actions = taken
+    ? [h("a", { class: "button secondary", href: "/" }, "Back to the shop")]
+    : [retry, h("a", { class: "button secondary", href: `/checkout?cart_id=${encodeURIComponent(cart.id)}` }, "Change details")]
+  const heading = taken ? "Order not placed" : "Payment not completed"
   showPage(
-    "Payment not completed",
-    h("h1", {}, "Payment not completed"),
+    heading,
+    h("h1", {}, heading),
     h(
       "div",
       { class: "layout" },
@@ -47,12 +54,7 @@ export async function renderPaymentError({ sdk, query }: PageContext): Promise<v
         { class: "card" },
         h("div", { class: "alert error", id: "paylater-error", role: "alert" }, h("strong", {}, title), h("br"), body),
         retryError,
-        h(
-          "div",
-          { class: "actions" },
-          retry,
-          h("a", { class: "button secondary", href: `/checkout?cart_id=${encodeURIComponent(cart.id)}` }, "Change details")
-        )
+        h("div", { class: "actions" }, ...actions)
       ),
       cartSummary(cart)
     )
