@@ -13,7 +13,12 @@ export interface PayLaterProviderOptions extends PayLaterConfigInput, ReconcileO
   successUrlTemplate?: string
   failureUrlTemplate?: string
   pendingUrlTemplate?: string
+  /** A payment PayLater took whose cart could not become an order: refund it automatically (default) or hold it for a person. */
+  paidWithoutOrder?: PaidWithoutOrderPolicy
 }
+
+export const PAID_WITHOUT_ORDER_POLICIES = ["refund", "hold"] as const
+export type PaidWithoutOrderPolicy = (typeof PAID_WITHOUT_ORDER_POLICIES)[number]
 
 export interface StorefrontTemplates {
   success: string
@@ -28,6 +33,8 @@ export interface ResolvedProviderOptions {
   templates: StorefrontTemplates
   /** The reconciliation job's look-back and batching (reconcile-options.ts). */
   reconcile: ReconcileSettings
+  /** What happens to a payment PayLater took for a cart that could not become an order. */
+  paidWithoutOrder: PaidWithoutOrderPolicy
 }
 
 function isHttpUrl(text: string): boolean {
@@ -93,6 +100,10 @@ const providerSchema = z.object({
   successUrlTemplate: template("successUrlTemplate", DEFAULT_TEMPLATES.success),
   failureUrlTemplate: template("failureUrlTemplate", DEFAULT_TEMPLATES.failure),
   pendingUrlTemplate: template("pendingUrlTemplate", DEFAULT_TEMPLATES.pending),
+  paidWithoutOrder: z
+    .enum(PAID_WITHOUT_ORDER_POLICIES, { message: 'paidWithoutOrder must be "refund" or "hold"' })
+    .optional()
+    .default("refund"),
 })
 
 /**
@@ -133,5 +144,6 @@ export function resolveProviderOptions(options: unknown): ResolvedProviderOption
       pending: parsed.data.pendingUrlTemplate,
     },
     reconcile,
+    paidWithoutOrder: parsed.data.paidWithoutOrder,
   }
 }
