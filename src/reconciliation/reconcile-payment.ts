@@ -3,6 +3,7 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import type { PaymentStatus } from "../lib/paylater"
 import { saveTombstones, type SessionTombstone } from "../providers/paylater/tombstones"
 import { recordAutomaticCheck } from "../activity/record"
+import { flagPaidWithoutOrder, PAID_WITHOUT_ORDER_NEXT_STEP } from "../recovery/paid-without-order"
 import { clientForRegistration } from "../settlement/registrations"
 import { settlePayLaterSession, type SettlementResult } from "../settlement/settle"
 import type { Outcome, SessionCandidate, TombstoneCandidate } from "./select"
@@ -38,9 +39,11 @@ export async function reconcileSession(container: MedusaContainer, candidate: Se
   const outcome = outcomeOf(result)
   recordAutomaticCheck(container, result, "reconciliation")
   if (result.outcome === "paid_without_order") {
+    // Also listed by the settlement's announcement; repeated here (idempotent) in case that was lost.
+    await flagPaidWithoutOrder(container, candidate.session_id, { signal: "reconciliation", error: result.error })
     logger.error(
       `PayLater: payment ${result.session.session_data.paylater_order_id ?? result.session.session_id} (PayLater ref ${result.session.session_data.paylater_ref ?? "?"}, ${result.session.session_data.amount ?? "?"} QAR) is paid and recorded, but cart ${result.cart_id} could not be turned into an order. ` +
-        `Reconciliation retries on every run; if this repeats, check the cart (stock, shipping) and complete it, or refund the payment in PayLater's merchant portal.`
+        PAID_WITHOUT_ORDER_NEXT_STEP
     )
   } else if (outcome === "paid" && result.changed) {
     logger.info(`PayLater reconciliation: ${candidate.session_id} was paid at PayLater; processed as its webhook would have been`)
