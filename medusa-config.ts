@@ -96,6 +96,8 @@ const paylaterOptions = {
   timeoutMs: env.PAYLATER_TIMEOUT_MS ? Number(env.PAYLATER_TIMEOUT_MS) : undefined,
   // Validity of a Request to Pay (1-1440 minutes); a short one lets a test watch a request expire.
   requestToPayExpiryMinutes: env.PAYLATER_RTP_EXPIRY_MINUTES ? Number(env.PAYLATER_RTP_EXPIRY_MINUTES) : undefined,
+  // "hold" lists payments PayLater took without an order for a person instead of refunding them.
+  paidWithoutOrder: env.PAYLATER_PAID_WITHOUT_ORDER as "refund" | "hold" | undefined,
   backendUrl: env.MEDUSA_BACKEND_URL ?? "http://localhost:9000",
   storefrontUrl: env.STOREFRONT_URL ?? "http://localhost:8000",
 }
