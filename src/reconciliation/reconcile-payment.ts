@@ -4,7 +4,7 @@ import type { PaymentStatus } from "../lib/paylater"
 import { saveTombstones, type SessionTombstone } from "../providers/paylater/tombstones"
 import { recordAutomaticCheck } from "../activity/record"
 import { activityModuleOf } from "../modules/paylater-activity/resolve"
-import { flagPaidAttempt, flagPaidWithoutOrder, PAID_WITHOUT_ORDER_NEXT_STEP } from "../recovery/paid-without-order"
+import { flagPaidAttempt, flagPaidWithoutOrder, PAID_WITHOUT_ORDER_NEXT_STEP, recordedPaymentOf } from "../recovery/paid-without-order"
 import { clientForRegistration } from "../settlement/registrations"
 import { settlePayLaterSession, type SettlementResult } from "../settlement/settle"
 import type { Outcome, SessionCandidate, TombstoneCandidate } from "./select"
@@ -114,6 +114,9 @@ export async function reconcileTombstone(
     return "unavailable"
   }
   const stamp = now.toISOString()
+  // Not saved: asked again next run, and flagging again finds the same item.
+  const markPaid = () =>
+    saveOnCollection(container, candidate.payment_collection_id, { ...t, outcome: "paid", settled_at: stamp, paylater_ref: status.payLaterOrderId })
   if (status.code === 2 && t.superseded_by) {
     // Paid on a link or request its session had replaced: money without an order, like any other.
     const flagged = await flagPaidAttempt(container, {
@@ -129,8 +132,14 @@ export async function reconcileTombstone(
       detail: { signal: "reconciliation", paylater_ref: status.payLaterOrderId ?? null, superseded_by: t.superseded_by },
     })
     logger.error(`PayLater: ${flagged?.summary ?? `superseded attempt ${t.paylater_order_id} is paid, ${t.amount} QAR`}`)
-    // Not saved: asked again next run, and flagging again finds the same item.
-    await saveOnCollection(container, candidate.payment_collection_id, { ...t, outcome: "paid", settled_at: stamp, paylater_ref: status.payLaterOrderId })
+    await markPaid()
+    return "paid_without_order"
+  }
+  if (status.code === 2 && (await recordedPaymentOf(container, t.session_id))) {
+    // Medusa recorded the payment, then deleted its session: cart completion failed after the
+    // payment (Medusa's compensation deletes the session). Paid without an order, not orphaned.
+    await flagPaidWithoutOrder(container, t.session_id, { signal: "reconciliation" })
+    await markPaid()
     return "paid_without_order"
   }
   if (status.code === 2) {
@@ -144,13 +153,7 @@ export async function reconcileTombstone(
           : `No order was placed for this money: contact the shopper, then create the order by hand (e.g. a draft order) or refund ${t.paylater_order_id} in PayLater's merchant portal.`) +
         ` PayLater accepts a refund from 10 minutes after the payment. Reported once.`
     )
-    const saved = await saveOnCollection(container, candidate.payment_collection_id, {
-      ...t,
-      outcome: "paid",
-      settled_at: stamp,
-      paylater_ref: status.payLaterOrderId,
-    })
-    if (!saved) {
+    if (!(await markPaid())) {
       logger.error(`PayLater reconciliation: could not mark orphaned payment ${t.paylater_order_id} as reported; it will be reported again`)
     }
     return "orphan_paid"

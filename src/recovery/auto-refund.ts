@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto"
-import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys, MathBN, Modules } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { activityModuleOf } from "../modules/paylater-activity/resolve"
 import type { PayLaterActivityModuleService } from "../modules/paylater-activity/service"
 import type { AttentionRecord } from "../modules/paylater-activity/types"
 import { sendGuardedRefund } from "../providers/paylater/refund-guard"
 import { clientForRegistration, configuredRegistrations, registrationIdOf } from "../settlement/registrations"
-import { readPayLaterSession } from "../settlement/session"
+import { ownersOf } from "../reconciliation/candidates"
 import { afterFailure, isDue, readPlan, type AutoRefund } from "./refund-plan"
 
 /**
@@ -75,12 +75,16 @@ async function refundOne(container: MedusaContainer, activity: PayLaterActivityM
   if (!item || item.status !== "open" || !plan || !isDue(plan, now)) {
     return "skipped"
   }
-  const session = item.session_id ? await readPayLaterSession(container, item.session_id) : null
-  if (item.payment_id && session?.order_id) {
+  const owner = item.payment_collection_id ? (await ownersOf(container, [item.payment_collection_id])).get(item.payment_collection_id) : null
+  if (item.payment_id && owner?.order_id) {
     // A retried completion placed the order after all: the money has its order.
     await savePlan(activity, item, { ...plan, state: "stopped", next_attempt_at: null, last_error: null })
-    await activity.resolveAttention(item.id, { resolution: "resolved", note: `The order ${session.order_id} was placed after all; nothing refunded.` })
+    await activity.resolveAttention(item.id, { resolution: "resolved", note: `The order ${owner.order_id} was placed after all; nothing refunded.` })
     return "order_placed"
+  }
+  if (item.paylater_order_id && item.amount && MathBN.gte(await activity.refundedAmount(item.paylater_order_id), item.amount)) {
+    // Refunded already (Medusa's own completion refunds when it fails late enough, or an operator did).
+    return finish(activity, item, { ...plan, state: "refunded", next_attempt_at: null }, "Refunded in full already; nothing more sent to PayLater.")
   }
   await savePlan(activity, item, { ...plan, state: "refunding" })
   try {
@@ -93,12 +97,18 @@ async function refundOne(container: MedusaContainer, activity: PayLaterActivityM
     logger.warn(`PayLater: automatic refund of ${item.paylater_order_id} (${item.amount} QAR) ${unknown ? "has an unknown outcome; left for a person" : `refused (${message}); ${next.state === "scheduled" ? `retried from ${next.next_attempt_at}` : "left for a person"}`}`)
     return unknown ? "outcome_unknown" : next.state === "scheduled" ? "retry_later" : "stopped"
   }
-  await savePlan(activity, item, { ...plan, state: "refunded", tries: plan.tries + 1, next_attempt_at: null })
-  await activity.resolveAttention(item.id, {
-    resolution: "refunded",
-    note: `Refunded ${item.amount} QAR in full automatically (paid without an order).`,
-  })
   logger.info(`PayLater: ${item.paylater_order_id} was paid without an order; refunded ${item.amount} QAR in full automatically`)
+  return finish(
+    activity,
+    item,
+    { ...plan, state: "refunded", tries: plan.tries + 1, next_attempt_at: null },
+    `Refunded ${item.amount} QAR in full automatically (paid without an order).`
+  )
+}
+
+async function finish(activity: PayLaterActivityModuleService, item: AttentionRecord, plan: AutoRefund, note: string): Promise<"refunded"> {
+  await savePlan(activity, item, plan)
+  await activity.resolveAttention(item.id, { resolution: "refunded", note })
   return "refunded"
 }
 

@@ -4,7 +4,9 @@ import { activityModuleOf } from "../modules/paylater-activity/resolve"
 import type { AttentionRecord } from "../modules/paylater-activity/types"
 import type { PaidWithoutOrderPolicy } from "../providers/paylater/options"
 import { configuredRegistrations, registrationIdOf } from "../settlement/registrations"
-import { readPayLaterSession } from "../settlement/session"
+import type { PayLaterSessionData } from "../providers/paylater/session-data"
+import { ownersOf } from "../reconciliation/candidates"
+import { PAYLATER_PROVIDER } from "../settlement/session"
 import { blocksCompletion, planFor, readPlan, type AutoRefund } from "./refund-plan"
 
 /**
@@ -70,36 +72,46 @@ export async function flagPaidAttempt(container: MedusaContainer, paid: PaidAtte
   })
 }
 
+/** The Medusa payment PayLater's "paid" created for a session (it outlives the session), or null. */
+export async function recordedPaymentOf(container: MedusaContainer, sessionId: string) {
+  const [payment] = await container.resolve(Modules.PAYMENT).listPayments(
+    { payment_session_id: sessionId },
+    { select: ["id", "provider_id", "data", "payment_collection_id", "created_at", "captured_at"], take: 1 }
+  )
+  return payment && PAYLATER_PROVIDER.test(payment.provider_id) ? payment : null
+}
+
 /**
- * A settled session PayLater says is paid whose cart has no order: listed, with its Medusa payment
- * (the refund goes through it). Null when it is not (or no longer) such a session.
+ * A PayLater payment recorded in Medusa (PayLater said paid) whose cart has no order: listed, with
+ * its Medusa payment, which the refund goes through. Read from the payment, not the session:
+ * Medusa's own cart completion, when it fails after the payment, deletes the paid session (and
+ * tries a refund itself, too early for PayLater). Null when it is not (or no longer) such a payment.
  */
 export async function flagPaidWithoutOrder(
   container: MedusaContainer,
   sessionId: string,
   why: { signal: string; error?: string | null }
 ): Promise<AttentionRecord | null> {
-  const session = await readPayLaterSession(container, sessionId)
-  const paid = session && (session.session_status === "authorized" || session.session_status === "captured")
-  const paylaterOrderId = session?.session_data.paylater_order_id
-  if (!session || !paid || !session.cart_id || session.order_id || !paylaterOrderId) {
+  const payment = await recordedPaymentOf(container, sessionId)
+  const data = (payment?.data ?? {}) as PayLaterSessionData
+  if (!payment || !data.paylater_order_id) {
     return null
   }
-  const [payment] = await container
-    .resolve(Modules.PAYMENT)
-    .listPayments({ payment_session_id: sessionId }, { select: ["id", "created_at", "captured_at"], take: 1 })
-  const paidAt = new Date((payment?.captured_at ?? payment?.created_at ?? Date.now()) as string | Date)
+  const owner = (await ownersOf(container, [payment.payment_collection_id])).get(payment.payment_collection_id)
+  if (!owner?.cart_id || owner.order_id) {
+    return null
+  }
   return flagPaidAttempt(container, {
-    paylater_order_id: paylaterOrderId,
+    paylater_order_id: data.paylater_order_id,
     session_id: sessionId,
-    provider_id: session.provider_id,
-    amount: session.session_data.amount ?? "0.00",
-    paid_at: paidAt,
-    payment_id: payment?.id ?? null,
-    payment_collection_id: session.payment_collection_id,
-    cart_id: session.cart_id,
-    reason: `cart ${session.cart_id} could not become an order${why.error ? ` (${why.error.slice(0, 300)})` : ""}`,
-    detail: { signal: why.signal, paylater_ref: session.session_data.paylater_ref ?? null },
+    provider_id: payment.provider_id,
+    amount: data.amount ?? "0.00",
+    paid_at: new Date((payment.captured_at ?? payment.created_at ?? Date.now()) as string | Date),
+    payment_id: payment.id,
+    payment_collection_id: payment.payment_collection_id,
+    cart_id: owner.cart_id,
+    reason: `cart ${owner.cart_id} could not become an order${why.error ? ` (${why.error.slice(0, 300)})` : ""}`,
+    detail: { signal: why.signal, paylater_ref: data.paylater_ref ?? null },
   })
 }
 
