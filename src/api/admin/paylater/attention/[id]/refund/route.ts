@@ -1,5 +1,5 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { MedusaError } from "@medusajs/framework/utils"
+import { MedusaError, Modules } from "@medusajs/framework/utils"
 import { refundPaymentWorkflow } from "@medusajs/core-flows"
 import { activityModule, attentionItem, canRefund, loadAttention } from "../../attention"
 
@@ -31,9 +31,13 @@ export async function POST(req: AuthenticatedMedusaRequest<{ amount?: unknown }>
     throw new MedusaError(MedusaError.Types.INVALID_DATA, 'amount must be QAR text with at most two decimals, e.g. "120.00".')
   }
   const actorId = req.auth_context?.actor_id ?? undefined
-  await refundPaymentWorkflow(req.scope).run({
-    input: { payment_id: item.payment_id as string, amount: amount as string | undefined, created_by: actorId },
-  })
+  const input = { payment_id: item.payment_id as string, amount: amount as string | undefined, created_by: actorId }
+  if ((await loadAttention(req.scope, item)).order_id) {
+    await refundPaymentWorkflow(req.scope).run({ input })
+  } else {
+    // Paid without an order: Medusa's refund workflow needs an order, the payment module does not.
+    await req.scope.resolve(Modules.PAYMENT).refundPayment({ ...input, note: "PayLater: paid without an order, refunded from Settings → PayLater" })
+  }
   const resolved = await activityModule(req.scope).resolveAttention(item.id, {
     resolution: "refunded",
     note: `Refunded ${amount ? `${amount} QAR` : "in full"} from Settings → PayLater`,
