@@ -18,7 +18,8 @@ import { useSandbox } from "../helpers/sandbox"
 import { PAYLATER_PROVIDER_ID, seedStore, type SeedResult } from "../helpers/seed"
 import { createAdminUser, startCheckout, storeClient, type AdminAuth, type StoreClient } from "../helpers/store-client"
 import { eventually, ledgerForCart } from "./paylater-link/ledger"
-import { decideOnLink, followToApp } from "./paylater-link/shopper"
+import { decideOnLink } from "./paylater-link/shopper"
+import { payThenSellOut } from "./paylater-paid-without-order/sold-out"
 import { createStockedVariant, type StockedVariant } from "./paylater-paid-without-order/stock"
 
 jest.setTimeout(180_000)
@@ -59,16 +60,7 @@ medusaIntegrationTestRunner({
     const run = (now: Date) => runPaidWithoutOrderRefunds(getContainer(), { now })
     const later = (minutes: number) => new Date(Date.now() + minutes * MINUTE)
 
-    /** The last unit is paid for, then sold out before the shopper is back: completion fails. */
-    async function paidButSoldOut() {
-      const started = await startCheckout(store, { regionId: seed.regionId, variantId: stocked.variantId }, PAYLATER_PROVIDER_ID)
-      if (!started.session.ok || !started.session.data.session) throw new Error(`session: ${JSON.stringify(started.session)}`)
-      const session = started.session.data.session
-      const location = await decideOnLink(String(session.data.payment_link_url), "approve")
-      await stocked.setStock(0)
-      const back = await followToApp(api, location)
-      return { sessionId: session.id, cartId: started.cart.id, back, returnAgain: () => followToApp(api, location) }
-    }
+    const paidButSoldOut = () => payThenSellOut(api, store, seed, stocked)
 
     async function listedItem(sessionId: string) {
       const [item] = await eventually(
