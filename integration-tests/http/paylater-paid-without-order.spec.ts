@@ -18,7 +18,7 @@ import { useSandbox } from "../helpers/sandbox"
 import { PAYLATER_PROVIDER_ID, seedStore, type SeedResult } from "../helpers/seed"
 import { createAdminUser, startCheckout, storeClient, type AdminAuth, type StoreClient } from "../helpers/store-client"
 import { eventually, ledgerForCart } from "./paylater-link/ledger"
-import { decideOnLink } from "./paylater-link/shopper"
+import { decideOnLink, followToApp } from "./paylater-link/shopper"
 import { payThenSellOut } from "./paylater-paid-without-order/sold-out"
 import { createStockedVariant, type StockedVariant } from "./paylater-paid-without-order/stock"
 
@@ -123,6 +123,42 @@ medusaIntegrationTestRunner({
       await stocked.setStock(1)
       expect((await returnAgain()).location).toBe(notPlaced)
       expect(await ledgerForCart(getContainer(), cartId)).toMatchObject({ orders: 0 })
+    })
+
+    it("still refunds the first payment when the cart is then paid and ordered with a new one (paid twice)", async () => {
+      const { sessionId, cartId } = await paidButSoldOut()
+      const item = await listedItem(sessionId)
+      await stocked.setStock(1)
+      // The shopper pays again with the session Medusa created after the failed completion.
+      const [collection] = await getContainer()
+        .resolve(Modules.PAYMENT)
+        .listPaymentCollections({ id: item.payment_collection_id }, { relations: ["payment_sessions"] })
+      const fresh = collection.payment_sessions!.find((ps) => ps.id !== sessionId)!
+      const back = await followToApp(api, await decideOnLink(String(fresh.data!.payment_link_url), "approve"))
+      const { orderId } = await ledgerForCart(getContainer(), cartId)
+      expect(orderId).toBeTruthy()
+      expect(back.location).toBe(`${STOREFRONT}/order/confirmed/${orderId}`)
+
+      paylater().advanceClock(12 * MINUTE)
+      expect(await run(later(12))).toEqual([{ id: item.id, outcome: "refunded" }])
+      expect(refundsAt(sessionId)).toHaveLength(1)
+      expect(refundsAt(fresh.id)).toHaveLength(0)
+    })
+
+    it("lists a link paid after its session was deleted as orphaned, and refunds nothing by itself", async () => {
+      const started = await startCheckout(store, { regionId: seed.regionId, variantId: seed.variants.standard.id }, PAYLATER_PROVIDER_ID)
+      const session = started.session.ok ? started.session.data.session! : null
+      if (!session) throw new Error("no session")
+      // The cart changes: Medusa deletes the session, the link stays payable at PayLater.
+      expect((await store.post(`/store/carts/${started.cart.id}/line-items`, { variant_id: seed.variants.standard.id, quantity: 1 })).ok).toBe(true)
+      await decideOnLink(String(session.data.payment_link_url), "approve")
+      await payLaterReconcileWorkflow(getContainer()).run({ input: {} })
+      expect(await attention()).toEqual([
+        expect.objectContaining({ kind: "orphaned", paylater_order_id: session.id, amount: "360.00", cart_id: started.cart.id, can_refund: false }),
+      ])
+      paylater().advanceClock(12 * MINUTE)
+      expect(await run(later(60))).toEqual([])
+      expect(refundsAt(session.id)).toHaveLength(0)
     })
 
     it("a refund PayLater refuses as too early is tried again later, and goes through once the window is open", async () => {

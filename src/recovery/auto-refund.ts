@@ -6,7 +6,7 @@ import type { PayLaterActivityModuleService } from "../modules/paylater-activity
 import type { AttentionRecord } from "../modules/paylater-activity/types"
 import { sendGuardedRefund } from "../providers/paylater/refund-guard"
 import { clientForRegistration, configuredRegistrations, registrationIdOf } from "../settlement/registrations"
-import { ownersOf } from "../reconciliation/candidates"
+import { placedWithItsSession } from "./paid-without-order"
 import { afterFailure, isDue, readPlan, type AutoRefund } from "./refund-plan"
 
 /**
@@ -75,11 +75,10 @@ async function refundOne(container: MedusaContainer, activity: PayLaterActivityM
   if (!item || item.status !== "open" || !plan || !isDue(plan, now)) {
     return "skipped"
   }
-  const owner = item.payment_collection_id ? (await ownersOf(container, [item.payment_collection_id])).get(item.payment_collection_id) : null
-  if (item.payment_id && owner?.order_id) {
-    // A retried completion placed the order after all: the money has its order.
+  if (item.payment_id && item.session_id && (await placedWithItsSession(container, item.session_id))) {
+    // A retried completion placed the order with this very payment after all.
     await savePlan(activity, item, { ...plan, state: "stopped", next_attempt_at: null, last_error: null })
-    await activity.resolveAttention(item.id, { resolution: "resolved", note: `The order ${owner.order_id} was placed after all; nothing refunded.` })
+    await activity.resolveAttention(item.id, { resolution: "resolved", note: "The order was placed with this payment after all; nothing refunded." })
     return "order_placed"
   }
   if (item.paylater_order_id && item.amount && MathBN.gte(await activity.refundedAmount(item.paylater_order_id), item.amount)) {

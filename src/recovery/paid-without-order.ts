@@ -6,7 +6,7 @@ import type { PaidWithoutOrderPolicy } from "../providers/paylater/options"
 import { configuredRegistrations, registrationIdOf } from "../settlement/registrations"
 import type { PayLaterSessionData } from "../providers/paylater/session-data"
 import { ownersOf } from "../reconciliation/candidates"
-import { PAYLATER_PROVIDER } from "../settlement/session"
+import { PAYLATER_PROVIDER, readPayLaterSession } from "../settlement/session"
 import { blocksCompletion, planFor, readPlan, type AutoRefund } from "./refund-plan"
 
 /**
@@ -82,6 +82,15 @@ export async function recordedPaymentOf(container: MedusaContainer, sessionId: s
 }
 
 /**
+ * The payment's own session still exists and its cart is an order: the payment is that order's.
+ * Once Medusa deleted the session (a failed completion does), an order of the cart was paid some
+ * other way, and this money is not part of it.
+ */
+export async function placedWithItsSession(container: MedusaContainer, sessionId: string): Promise<boolean> {
+  return !!(await readPayLaterSession(container, sessionId))?.order_id
+}
+
+/**
  * A PayLater payment recorded in Medusa (PayLater said paid) whose cart has no order: listed, with
  * its Medusa payment, which the refund goes through. Read from the payment, not the session:
  * Medusa's own cart completion, when it fails after the payment, deletes the paid session (and
@@ -97,8 +106,11 @@ export async function flagPaidWithoutOrder(
   if (!payment || !data.paylater_order_id) {
     return null
   }
+  if (await placedWithItsSession(container, sessionId)) {
+    return null
+  }
   const owner = (await ownersOf(container, [payment.payment_collection_id])).get(payment.payment_collection_id)
-  if (!owner?.cart_id || owner.order_id) {
+  if (!owner?.cart_id) {
     return null
   }
   return flagPaidAttempt(container, {
@@ -110,7 +122,9 @@ export async function flagPaidWithoutOrder(
     payment_id: payment.id,
     payment_collection_id: payment.payment_collection_id,
     cart_id: owner.cart_id,
-    reason: `cart ${owner.cart_id} could not become an order${why.error ? ` (${why.error.slice(0, 300)})` : ""}`,
+    reason: owner.order_id
+      ? `cart ${owner.cart_id} became order ${owner.order_id} with another payment, so the shopper paid twice`
+      : `cart ${owner.cart_id} could not become an order${why.error ? ` (${why.error.slice(0, 300)})` : ""}`,
     detail: { signal: why.signal, paylater_ref: data.paylater_ref ?? null },
   })
 }
