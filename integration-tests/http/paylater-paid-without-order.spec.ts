@@ -125,6 +125,18 @@ medusaIntegrationTestRunner({
       expect(await ledgerForCart(getContainer(), cartId)).toMatchObject({ orders: 0 })
     })
 
+    it("is listed from PayLater's webhook alone when the shopper never comes back", async () => {
+      paylater.pointWebhooksAt(api, "/paylater/webhooks")
+      const started = await startCheckout(store, { regionId: seed.regionId, variantId: stocked.variantId }, PAYLATER_PROVIDER_ID)
+      const session = started.session.ok ? started.session.data.session! : null
+      if (!session) throw new Error("no session")
+      await stocked.setStock(0)
+      await decideOnLink(String(session.data.payment_link_url), "approve")
+      const item = await listedItem(session.id)
+      expect(item).toMatchObject({ amount: "360.00", detail: expect.objectContaining({ signal: "webhook" }) })
+      expect(await ledgerForCart(getContainer(), started.cart.id)).toMatchObject({ orders: 0, payments: 1 })
+    })
+
     it("still refunds the first payment when the cart is then paid and ordered with a new one (paid twice)", async () => {
       const { sessionId, cartId } = await paidButSoldOut()
       const item = await listedItem(sessionId)
@@ -186,7 +198,10 @@ medusaIntegrationTestRunner({
       expect(refundsAt(sessionId)).toHaveLength(1)
 
       const open = await attention()
-      expect(open.find((i) => i.id === item.id)!.detail.auto_refund).toMatchObject({ state: "outcome_unknown", tries: 1 })
+      expect(open.find((i) => i.id === item.id)).toMatchObject({
+        summary: expect.stringMatching(/no answer from PayLater .* nothing is sent again automatically/),
+        detail: expect.objectContaining({ auto_refund: expect.objectContaining({ state: "outcome_unknown", tries: 1 }) }),
+      })
       expect(open.find((i) => i.kind === "refund_outcome_unknown")).toMatchObject({ amount: "360.00", paylater_order_id: sessionId })
 
       expect(await run(later(24 * 60))).toEqual([])

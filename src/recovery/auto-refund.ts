@@ -24,7 +24,19 @@ const ITEM_LOCK_SECONDS = 300
 const CART_LOCK_WAIT_SECONDS = 5
 
 async function savePlan(activity: PayLaterActivityModuleService, item: AttentionRecord, plan: AutoRefund): Promise<void> {
-  await activity.updatePayLaterAttentions({ id: item.id, detail: { ...item.detail, auto_refund: plan } })
+  await activity.updatePayLaterAttentions({ id: item.id, detail: { ...item.detail, auto_refund: plan }, summary: summaryFor(item.summary, plan) })
+}
+
+/** The operator's sentence once the automatic refund gave up: the item says so, not "will be refunded". */
+function summaryFor(summary: string, plan: AutoRefund): string {
+  const facts = summary.replace(/ It will be refunded in full automatically.*$/s, "")
+  if (plan.state === "outcome_unknown") {
+    return `${facts} The automatic refund got no answer from PayLater and may have been paid out: check the PayLater merchant portal and record it on the "Refund outcome unknown" row; nothing is sent again automatically.`
+  }
+  if (plan.state === "stopped" && plan.last_error) {
+    return `${facts} The automatic refund was refused ${plan.tries} times (last: ${plan.last_error}); refund it yourself or mark it resolved.`
+  }
+  return summary
 }
 
 async function reread(activity: PayLaterActivityModuleService, id: string): Promise<AttentionRecord | undefined> {
