@@ -92,6 +92,8 @@ medusaIntegrationTestRunner({
       // PayLater). The shopper reloads; reconciliation finds the deleted session paid; other roads
       // announce it again, some at the same moment: still one item, and not "orphaned".
       expect((await returnAgain()).location).toBe(notPlaced)
+      // A waiting screen (Request to Pay) polling the session hears the same.
+      expect(await store.get(`/store/paylater/payment-sessions/${sessionId}`)).toMatchObject({ status: 200, data: { status: "paid_not_placed" } })
       const { result } = await payLaterReconcileWorkflow(getContainer()).run({ input: {} })
       // (Beside the new, unpaid session Medusa created for the cart.)
       expect(result.results).toEqual(expect.arrayContaining([{ id: sessionId, kind: "tombstone", outcome: "paid_without_order" }]))

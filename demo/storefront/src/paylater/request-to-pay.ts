@@ -134,6 +134,8 @@ export type RequestToPayState =
   | { status: "paid"; order_id: string }
   | { status: "declined" }
   | { status: "expired" }
+  /** PayLater took the money but the order could not be placed: it will be refunded. Final. */
+  | { status: "paid_not_placed" }
   /** Storefront-side: the route answered 404. The session was replaced (a newer request or another payment method). */
   | { status: "gone" }
 
@@ -150,7 +152,7 @@ export async function fetchRequestToPayState(sdk: Sdk, sessionId: string): Promi
 
 /** Final states: nothing more will happen to this request. */
 export function isFinal(state: RequestToPayState): boolean {
-  return state.status === "paid" || state.status === "declined" || state.status === "expired" || state.status === "gone"
+  return ["paid", "declined", "expired", "gone", "paid_not_placed"].includes(state.status)
 }
 
 /** The interval the plugin's docs suggest; the route itself asks PayLater at most every 5 s. */
