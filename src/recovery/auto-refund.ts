@@ -7,7 +7,7 @@ import type { AttentionRecord } from "../modules/paylater-activity/types"
 import { sendGuardedRefund } from "../providers/paylater/refund-guard"
 import { clientForRegistration, configuredRegistrations, registrationIdOf } from "../settlement/registrations"
 import { placedWithItsSession } from "./paid-without-order"
-import { afterFailure, isDue, readPlan, type AutoRefund } from "./refund-plan"
+import { afterFailure, isAbandoned, isDue, readPlan, startRefund, type AutoRefund } from "./refund-plan"
 
 /**
  * The automatic full refund of payments PayLater took without an order (paid-without-order.ts),
@@ -84,6 +84,10 @@ async function refundOne(container: MedusaContainer, activity: PayLaterActivityM
   const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
   const item = await reread(activity, id)
   const plan = readPlan(item?.detail)
+  if (item?.status === "open" && plan && isAbandoned(plan, now)) {
+    await savePlan(activity, item, afterFailure(plan, now, "the process sending the refund stopped before PayLater answered", true))
+    return "outcome_unknown"
+  }
   if (!item || item.status !== "open" || !plan || !isDue(plan, now)) {
     return "skipped"
   }
@@ -97,7 +101,7 @@ async function refundOne(container: MedusaContainer, activity: PayLaterActivityM
     // Refunded already (Medusa's own completion refunds when it fails late enough, or an operator did).
     return finish(activity, item, { ...plan, state: "refunded", next_attempt_at: null }, "Refunded in full already; nothing more sent to PayLater.")
   }
-  await savePlan(activity, item, { ...plan, state: "refunding" })
+  await savePlan(activity, item, startRefund(plan, now))
   try {
     await sendRefund(container, activity, item)
   } catch (error) {
@@ -140,7 +144,7 @@ export async function runPaidWithoutOrderRefunds(
   )) as unknown as AttentionRecord[]
   const locking = container.resolve(Modules.LOCKING)
   const results: Array<{ id: string; outcome: AutoRefundOutcome }> = []
-  for (const item of open.filter((i) => isDue(readPlan(i.detail), now))) {
+  for (const item of open.filter((i) => isDue(readPlan(i.detail), now) || isAbandoned(readPlan(i.detail), now))) {
     const key = `paylater:auto-refund:${item.id}`
     const ownerId = `paylater-auto-refund:${randomUUID()}`
     try {

@@ -30,7 +30,7 @@ export type AutoRefundState =
 export interface AutoRefund {
   state: AutoRefundState
   tries: number
-  /** ISO instant: no try before it. */
+  /** ISO instant: no try before it ("scheduled"); when the refund was started ("refunding"). */
   next_attempt_at: string | null
   last_error: string | null
 }
@@ -85,4 +85,21 @@ export function afterFailure(plan: AutoRefund, now: Date, error: string, unknown
   }
   const backoff = Math.min(FIRST_BACKOFF_MS * 2 ** (tries - 1), MAX_BACKOFF_MS)
   return { state: "scheduled", tries, next_attempt_at: new Date(now.getTime() + backoff).toISOString(), last_error: error }
+}
+
+/** A refund started this long ago without its answer written: the process sending it died. */
+export const ABANDONED_AFTER_MS = 15 * 60_000
+
+export function startRefund(plan: AutoRefund, now: Date): AutoRefund {
+  return { ...plan, state: "refunding", next_attempt_at: now.toISOString() }
+}
+
+/**
+ * A "refunding" plan whose process stopped before recording PayLater's answer: the refund may have
+ * been paid out, so it is handled as an unknown outcome (never re-sent).
+ */
+export function isAbandoned(plan: AutoRefund | null, now: Date): boolean {
+  if (!plan || plan.state !== "refunding" || !plan.next_attempt_at) return false
+  const at = Date.parse(plan.next_attempt_at)
+  return !Number.isNaN(at) && now.getTime() - at > ABANDONED_AFTER_MS
 }

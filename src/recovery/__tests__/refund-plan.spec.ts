@@ -1,4 +1,16 @@
-import { afterFailure, blocksCompletion, isDue, MAX_REFUND_TRIES, planFor, readPlan, REFUND_WINDOW_MARGIN_MS, REFUND_WINDOW_MS } from "../refund-plan"
+import {
+  ABANDONED_AFTER_MS,
+  afterFailure,
+  blocksCompletion,
+  isAbandoned,
+  isDue,
+  MAX_REFUND_TRIES,
+  planFor,
+  readPlan,
+  REFUND_WINDOW_MARGIN_MS,
+  REFUND_WINDOW_MS,
+  startRefund,
+} from "../refund-plan"
 
 const paidAt = new Date("2026-01-01T12:00:00.000Z")
 const at = (ms: number) => new Date(paidAt.getTime() + ms)
@@ -41,6 +53,15 @@ describe("automatic refund plan of a payment without an order", () => {
     for (const state of ["refunding", "refunded", "outcome_unknown"] as const) {
       expect(blocksCompletion({ ...plan, state })).toBe(true)
     }
+  })
+
+  it("takes a refund whose sender died (started long ago, no answer recorded) as abandoned, never as due", () => {
+    const started = startRefund(planFor("refund", paidAt), at(11 * 60_000))
+    expect(started).toMatchObject({ state: "refunding", next_attempt_at: at(11 * 60_000).toISOString() })
+    expect(isAbandoned(started, at(11 * 60_000 + ABANDONED_AFTER_MS))).toBe(false)
+    expect(isAbandoned(started, at(11 * 60_000 + ABANDONED_AFTER_MS + 1))).toBe(true)
+    expect(isDue(started, at(24 * 3600_000))).toBe(false)
+    expect(isAbandoned(planFor("refund", paidAt), at(24 * 3600_000))).toBe(false)
   })
 
   it("reads a stored plan, and nothing from items without one", () => {
