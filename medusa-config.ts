@@ -99,6 +99,8 @@ const paylaterOptions = {
   // Shopper look-up before a payment ("request-to-pay" | "all" | "off") and how long it may take.
   eligibilityCheck: env.PAYLATER_ELIGIBILITY_CHECK as "request-to-pay" | "all" | "off" | undefined,
   eligibilityTimeoutMs: env.PAYLATER_ELIGIBILITY_TIMEOUT_MS ? Number(env.PAYLATER_ELIGIBILITY_TIMEOUT_MS) : undefined,
+  // "hold" lists payments PayLater took without an order for a person instead of refunding them.
+  paidWithoutOrder: env.PAYLATER_PAID_WITHOUT_ORDER as "refund" | "hold" | undefined,
   backendUrl: env.MEDUSA_BACKEND_URL ?? "http://localhost:9000",
   storefrontUrl: env.STOREFRONT_URL ?? "http://localhost:8000",
   // Where the return route sends the shopper; unset: the defaults, which match the demo storefront.

@@ -9,7 +9,7 @@ type Row = Record<string, any>
 const iso = (value: unknown): string | null => (value ? new Date(value as string).toISOString() : null)
 
 /** Cart and order of each payment collection: a cart's order (storefront), or the order itself (point of sale). */
-async function ownersOf(
+export async function ownersOf(
   container: MedusaContainer,
   collectionIds: string[]
 ): Promise<Map<string, { cart_id: string | null; order_id: string | null }>> {

@@ -14,7 +14,8 @@ export interface ReturnFacts {
 
 export type ReturnDecision =
   | { kind: "success"; order_id: string }
-  | { kind: "failure"; reason: PayLaterFailureReason }
+  /** `paid_not_placed`: PayLater took the money but the cart could not become an order (it is refunded or held). */
+  | { kind: "failure"; reason: PayLaterFailureReason | "paid_not_placed" }
   | { kind: "pending" }
 
 /**
@@ -31,8 +32,8 @@ export function decideReturn(facts: ReturnFacts): ReturnDecision {
     return { kind: "failure", reason: data.paylater_failure_reason ?? "declined" }
   }
   if (code === 2) {
-    // Paid, yet the cart could not become an order (stock, validation): Medusa compensates.
-    return { kind: "failure", reason: "error" }
+    // Paid, yet the cart could not become an order (stock, a changed cart): never "declined".
+    return { kind: "failure", reason: "paid_not_placed" }
   }
   const expiresAt = data.expires_at ? Date.parse(data.expires_at) : NaN
   if (!Number.isNaN(expiresAt) && facts.now.getTime() >= expiresAt) {

@@ -3,6 +3,7 @@ import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import type { WebhookStatus } from "../lib/paylater"
 import type { PayLaterFailureReason } from "../providers/paylater/session-data"
+import { completionBlockedByRefund } from "../recovery/paid-without-order"
 import { recordOrderCaptures } from "./order-captures"
 import { decidePaymentState } from "./payment-state"
 import { readPayLaterSession, type PayLaterSessionContext } from "./session"
@@ -183,6 +184,10 @@ async function askAndApply(
   }
   if (!current.cart_id || current.order_id) {
     return { outcome: "paid", order_id: current.order_id, session: current, asked, changed }
+  }
+  if (await completionBlockedByRefund(container, current.session_data.paylater_order_id)) {
+    // Its money is going (or went) back to the shopper: an order now would ship unpaid goods.
+    return { outcome: "paid_without_order", cart_id: current.cart_id, error: "its payment is refunded (paid without an order)", session: current, asked, changed }
   }
   const completion = await completePaidCart(container, current.cart_id)
   if (completion.order_id !== null) {

@@ -1,6 +1,7 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { returnEvent } from "../activity/events"
 import { recordPayLaterActivity } from "../activity/record"
+import { returnAfterDeletion } from "../recovery/return-after-deletion"
 import { decideReturn, redirectFor, type ReturnOutcomeHint } from "../settlement/return-destination"
 import { settlePayLaterSession } from "../settlement/settle"
 
@@ -28,7 +29,7 @@ export async function settleShopperReturn(
     ask_past_expiry: true,
   })
   if (!result.session) {
-    return null
+    return returnAfterDeletion(container, sessionId)
   }
   const session = result.session
   const decision = decideReturn({

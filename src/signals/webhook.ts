@@ -3,6 +3,7 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { verifyWebhook, type VerifiedWebhook, type WebhookVerification } from "../lib/paylater"
 import { sessionIdFromOrderId } from "../providers/paylater/session-data"
 import { webhookEvent } from "../activity/events"
+import { PAID_WITHOUT_ORDER_NEXT_STEP } from "../recovery/paid-without-order"
 import { recordPayLaterActivity } from "../activity/record"
 import { configuredRegistrations } from "../settlement/registrations"
 import { settlePayLaterSession, type SettlementResult } from "../settlement/settle"
@@ -90,7 +91,7 @@ export async function settleNotification(
   if (result.outcome === "paid_without_order") {
     logger.error(
       `PayLater: payment ${webhook.orderId} (PayLater ref ${webhook.paylaterRef ?? "?"}) is paid and recorded, but cart ${result.cart_id} could not be turned into an order (${result.error}). ` +
-        `Reconciliation retries it; if this repeats, check the cart (stock, shipping) and complete it, or refund the payment in PayLater's merchant portal.`
+        PAID_WITHOUT_ORDER_NEXT_STEP
     )
   }
   // Best effort, after the money: a failure is logged and never retried as a payment failure.

@@ -30,5 +30,5 @@ export {
   type PollOptions,
   type RequestToPayState,
 } from "./poll"
-export { failureMessage, readPayLaterReturn, type PayLaterFailureReason, type PayLaterReturn } from "./return-params"
+export { failureMessage, paymentWasTaken, readPayLaterReturn, type PayLaterFailureReason, type PayLaterReturn } from "./return-params"
 export { describeInstalments, fetchInstalments, type InstalmentOffer, type InstalmentQuery } from "./instalments"

@@ -75,6 +75,12 @@ export const SHOPPER_MESSAGES = {
     en: "Something went wrong after PayLater answered. Please try again; if it keeps happening, contact us and we will check the payment for you.",
     ar: "حدث خطأ بعد رد PayLater. يرجى المحاولة مرة أخرى، وإذا تكرر ذلك تواصل معنا وسنتحقق من الدفع.",
   },
+  // PayLater took the money but the cart could not become an order (an item sold out, the cart
+  // changed): never "declined", and never an invitation to pay again.
+  paid_not_placed: {
+    en: "Your payment was received but the order could not be placed; it will be refunded in full to your PayLater account (PayLater accepts refunds from 10 minutes after a payment). You do not need to do anything, and you were not charged twice.",
+    ar: "تم استلام دفعتك لكن تعذّر إنشاء الطلب؛ سيُعاد المبلغ كاملًا إلى حسابك في PayLater (يقبل PayLater الاسترداد بعد 10 دقائق من الدفع). لا حاجة لأي إجراء منك، ولم يُخصم المبلغ مرتين.",
+  },
   pending: {
     en: "PayLater is still confirming your payment. This page updates by itself; there is no need to pay again.",
     ar: "ما زال PayLater يؤكد عملية الدفع. ستتحدث هذه الصفحة تلقائيًا، ولا حاجة للدفع مرة أخرى.",
@@ -96,6 +102,10 @@ export const SHOPPER_MESSAGES = {
   rtp_expired: {
     en: "The request was not approved in time, so nothing was charged. Send a new request to pay with the PayLater app.",
     ar: "لم تتم الموافقة على الطلب في الوقت المحدد ولم يُخصم أي مبلغ. أرسل طلبًا جديدًا للدفع عبر تطبيق PayLater.",
+  },
+  rtp_paid_not_placed: {
+    en: "Your payment was received, but the order could not be placed. It will be refunded in full; there is nothing to do and nothing to pay again.",
+    ar: "تم استلام دفعتك لكن تعذّر إنشاء الطلب. سيُعاد المبلغ كاملًا؛ لا حاجة لأي إجراء ولا للدفع مرة أخرى.",
   },
   rtp_gone: {
     en: "A newer request or another payment method has replaced this one.",

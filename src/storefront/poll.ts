@@ -16,11 +16,13 @@ export type RequestToPayState =
   | { status: "paid"; order_id: string }
   | { status: "declined" }
   | { status: "expired" }
+  /** PayLater took the money but the order could not be placed: it will be refunded. Final. */
+  | { status: "paid_not_placed" }
   /** The route answered 404: the session was replaced (a newer request or another payment method). */
   | { status: "gone" }
 
 export function isFinalState(state: RequestToPayState): boolean {
-  return state.status === "paid" || state.status === "declined" || state.status === "expired" || state.status === "gone"
+  return ["paid", "declined", "expired", "gone", "paid_not_placed"].includes(state.status)
 }
 
 /** One look at a Request to Pay. Throws on network and server errors. */

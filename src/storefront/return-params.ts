@@ -8,9 +8,10 @@ import { SHOPPER_MESSAGES, type Locale } from "./messages"
  * message to show; the order and the payment state always come from the server.
  */
 
-export type PayLaterFailureReason = "declined" | "expired" | "abandoned" | "error"
+/** `paid_not_placed`: PayLater has the money but the order could not be placed; it is refunded. */
+export type PayLaterFailureReason = "declined" | "expired" | "abandoned" | "error" | "paid_not_placed"
 
-const REASONS: readonly PayLaterFailureReason[] = ["declined", "expired", "abandoned", "error"]
+const REASONS: readonly PayLaterFailureReason[] = ["declined", "expired", "abandoned", "error", "paid_not_placed"]
 
 export interface PayLaterReturn {
   /** A known failure reason, "unknown" for anything else in `paylater_error`, null when absent. */
@@ -26,6 +27,11 @@ export function readPayLaterReturn(search: string | URLSearchParams): PayLaterRe
     failure: raw === null ? null : (REASONS as readonly string[]).includes(raw) ? (raw as PayLaterFailureReason) : "unknown",
     cartId: cartId && /^[A-Za-z0-9_-]{1,100}$/.test(cartId) ? cartId : null,
   }
+}
+
+/** A failure whose money PayLater took: the page must not offer to pay again (it would pay twice). */
+export function paymentWasTaken(reason: PayLaterFailureReason | "unknown" | null): boolean {
+  return reason === "paid_not_placed"
 }
 
 /** The shopper's message for a failure reason; unknown text gets the generic wording, never itself. */

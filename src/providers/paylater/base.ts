@@ -190,6 +190,8 @@ export abstract class PayLaterBaseProvider extends AbstractPaymentProvider<PayLa
       }
     }
     const started = await this.startAttempt(sessionId, attemptOf(data) + 1, amount, input)
+    // The replaced link or request stays payable until it expires: reconciliation keeps asking about it.
+    await recordDeletedSession(this.container, data, this.logger_, new Date(), started.paylater_order_id as string)
     return {
       status: PaymentSessionStatus.PENDING,
       data: { ...this.withoutAttemptState(data), ...this.freshAttemptData(sessionId, amount, started) },

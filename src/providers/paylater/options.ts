@@ -14,7 +14,12 @@ export interface PayLaterProviderOptions extends PayLaterConfigInput, ReconcileO
   successUrlTemplate?: string
   failureUrlTemplate?: string
   pendingUrlTemplate?: string
+  /** A payment PayLater took whose cart could not become an order: refund it automatically (default) or hold it for a person. */
+  paidWithoutOrder?: PaidWithoutOrderPolicy
 }
+
+export const PAID_WITHOUT_ORDER_POLICIES = ["refund", "hold"] as const
+export type PaidWithoutOrderPolicy = (typeof PAID_WITHOUT_ORDER_POLICIES)[number]
 
 export interface StorefrontTemplates {
   success: string
@@ -31,6 +36,8 @@ export interface ResolvedProviderOptions {
   reconcile: ReconcileSettings
   /** Instalment plans shown to shoppers and the shopper look-up before a payment (checkout-options.ts). */
   checkout: CheckoutSettings
+  /** What happens to a payment PayLater took for a cart that could not become an order. */
+  paidWithoutOrder: PaidWithoutOrderPolicy
 }
 
 function isHttpUrl(text: string): boolean {
@@ -96,6 +103,10 @@ const providerSchema = z.object({
   successUrlTemplate: template("successUrlTemplate", DEFAULT_TEMPLATES.success),
   failureUrlTemplate: template("failureUrlTemplate", DEFAULT_TEMPLATES.failure),
   pendingUrlTemplate: template("pendingUrlTemplate", DEFAULT_TEMPLATES.pending),
+  paidWithoutOrder: z
+    .enum(PAID_WITHOUT_ORDER_POLICIES, { message: 'paidWithoutOrder must be "refund" or "hold"' })
+    .optional()
+    .default("refund"),
 })
 
 /**
@@ -141,5 +152,6 @@ export function resolveProviderOptions(options: unknown): ResolvedProviderOption
     },
     reconcile,
     checkout,
+    paidWithoutOrder: parsed.data.paidWithoutOrder,
   }
 }

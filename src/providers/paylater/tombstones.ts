@@ -34,6 +34,12 @@ export interface SessionTombstone {
   settled_at?: string
   /** PayLater's own reference once paid. */
   paylater_ref?: string | null
+  /**
+   * Set when the session lives on but this attempt was replaced (updatePayment started a new one
+   * for a new amount): the PayLater order id of the attempt that replaced it. The old link or
+   * request stays payable until it expires.
+   */
+  superseded_by?: string
 }
 
 type Metadata = Record<string, unknown> | null | undefined
@@ -49,12 +55,15 @@ export function tombstonesOf(metadata: Metadata): SessionTombstone[] {
   )
 }
 
-/** `changes` merged by session id over what is stored (a settled entry is never reopened), capped. */
+/**
+ * `changes` merged by PayLater order id over what is stored (a settled entry is never reopened),
+ * capped. By PayLater order, not session: a session's superseded attempts each have their own.
+ */
 export function mergeTombstones(stored: SessionTombstone[], changes: SessionTombstone[]): SessionTombstone[] {
-  const byId = new Map(stored.map((t) => [t.session_id, t]))
+  const byId = new Map(stored.map((t) => [t.paylater_order_id, t]))
   for (const change of changes) {
-    const current = byId.get(change.session_id)
-    byId.set(change.session_id, current?.outcome ? current : { ...current, ...change })
+    const current = byId.get(change.paylater_order_id)
+    byId.set(change.paylater_order_id, current?.outcome ? current : { ...current, ...change })
   }
   const all = [...byId.values()]
   if (all.length <= MAX_TOMBSTONES) {
@@ -79,7 +88,7 @@ export interface MetadataStore {
  */
 export async function saveTombstones(store: MetadataStore, changes: SessionTombstone[], attempts = 3): Promise<boolean> {
   const landed = (list: SessionTombstone[]) =>
-    changes.every((c) => list.some((t) => t.session_id === c.session_id && (!c.outcome || t.outcome === c.outcome)))
+    changes.every((c) => list.some((t) => t.paylater_order_id === c.paylater_order_id && (!c.outcome || t.outcome === c.outcome)))
   for (let i = 0; i < attempts; i++) {
     const metadata = (await store.read()) ?? {}
     const merged = mergeTombstones(tombstonesOf(metadata), changes)
@@ -105,7 +114,8 @@ function service(container: Record<string, unknown>, name: string): InternalServ
 }
 
 /**
- * Called by the provider's deletePayment, while the session row still exists. Never throws: a
+ * Called by the provider's deletePayment, while the session row still exists, and by updatePayment
+ * for the attempt a new one replaced (`supersededBy`: the new attempt's PayLater order id). Never throws: a
  * deletion must not fail because of this, but a tombstone that could not be written is logged as an
  * error, with what an operator needs to check the payment by hand.
  */
@@ -113,7 +123,8 @@ export async function recordDeletedSession(
   container: Record<string, unknown>,
   data: PayLaterSessionData,
   logger: Logger | Console,
-  now: Date = new Date()
+  now: Date = new Date(),
+  supersededBy?: string
 ): Promise<void> {
   const orderId = text(data, "paylater_order_id")
   const sessionId = text(data, "session_id")
@@ -143,6 +154,7 @@ export async function recordDeletedSession(
       expires_at: text(data, "expires_at") ?? null,
       created_at: row.created_at ? new Date(row.created_at).toISOString() : null,
       deleted_at: now.toISOString(),
+      ...(supersededBy ? { superseded_by: supersededBy } : {}),
     }
     const id = row.payment_collection_id as string
     const saved = await saveTombstones(
@@ -159,7 +171,7 @@ export async function recordDeletedSession(
     }
   } catch (error) {
     logger.error(
-      `PayLater: ${describe} was deleted in Medusa while still payable at PayLater, and could not be recorded for reconciliation (${error instanceof Error ? error.message : String(error)}). Check it in the PayLater merchant portal after ${data.expires_at ?? "its expiry"}: if it was paid, refund it.`
+      `PayLater: ${describe} was ${supersededBy ? `replaced by ${supersededBy}` : "deleted in Medusa"} while still payable at PayLater, and could not be recorded for reconciliation (${error instanceof Error ? error.message : String(error)}). Check it in the PayLater merchant portal after ${data.expires_at ?? "its expiry"}: if it was paid, refund it.`
     )
   }
 }

@@ -22,8 +22,12 @@ describe("decideReturn", () => {
     expect(decideReturn(facts({ session_status: "error", session_data: {} }))).toEqual({ kind: "failure", reason: "declined" })
   })
 
-  it("reports a paid session without an order as an error", () => {
-    expect(decideReturn(facts({ session_data: { paylater_status_code: 2 } }))).toEqual({ kind: "failure", reason: "error" })
+  it("reports a paid session without an order as paid but not placed, never as declined", () => {
+    expect(decideReturn(facts({ session_data: { paylater_status_code: 2 } }))).toEqual({ kind: "failure", reason: "paid_not_placed" })
+    expect(decideReturn(facts({ session_status: "authorized", session_data: { paylater_status_code: 2 }, outcome: "fail" }))).toEqual({
+      kind: "failure",
+      reason: "paid_not_placed",
+    })
   })
 
   it("tells expired, abandoned and pending apart for undecided payments", () => {

@@ -2,8 +2,10 @@ import {
   describeInstalments,
   failureMessage,
   fetchInstalments,
+  isFinalState,
   nextDelay,
   PayLaterCheckoutError,
+  paymentWasTaken,
   pollRequestToPay,
   readPayLaterReturn,
   SHOPPER_MESSAGES,
@@ -173,6 +175,16 @@ describe("return parameters", () => {
     expect(readPayLaterReturn(new URLSearchParams("cart_id=cart_1"))).toEqual({ failure: null, cartId: "cart_1" })
     expect(failureMessage("expired", "ar")).toBe(SHOPPER_MESSAGES.expired.ar)
     expect(failureMessage("unknown")).toBe(SHOPPER_MESSAGES.unknown.en)
+  })
+
+  it("paid but not placed: says the money is coming back, never 'declined', and offers no second payment", () => {
+    const ret = readPayLaterReturn("?step=payment&paylater_error=paid_not_placed&cart_id=cart_9")
+    expect(ret).toEqual({ failure: "paid_not_placed", cartId: "cart_9" })
+    expect(paymentWasTaken(ret.failure)).toBe(true)
+    expect(paymentWasTaken("declined")).toBe(false)
+    expect(failureMessage(ret.failure)).toMatch(/payment was received but the order could not be placed; it will be refunded/)
+    expect(failureMessage(ret.failure)).not.toMatch(/declined/i)
+    expect(isFinalState({ status: "paid_not_placed" })).toBe(true)
   })
 })
 

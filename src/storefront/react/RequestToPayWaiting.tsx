@@ -29,6 +29,7 @@ const TITLE_KEYS: Record<RequestToPayState["status"], keyof typeof SHOPPER_MESSA
   declined: "rtp_declined",
   expired: "rtp_expired",
   gone: "rtp_gone",
+  paid_not_placed: "rtp_paid_not_placed",
 }
 
 /**
@@ -74,7 +75,7 @@ export function RequestToPayWaiting(props: RequestToPayWaitingProps) {
   }, [counting])
 
   const secondsLeft = deadline === null ? null : Math.max(0, Math.ceil((deadline - now) / 1000))
-  const ended = status === "declined" || status === "expired" || status === "gone"
+  const ended = status === "declined" || status === "expired" || status === "gone" || status === "paid_not_placed"
   const titleKey = status === "waiting" || status === "processing" || status === "paid" ? TITLE_KEYS[status] : null
 
   return (
@@ -114,7 +115,8 @@ export function RequestToPayWaiting(props: RequestToPayWaitingProps) {
           <p role="alert" className={cx("paylater-error", classNames?.message)}>
             {SHOPPER_MESSAGES[TITLE_KEYS[status]][lang]}
           </p>
-          {onRetry && status !== "gone" ? (
+          {/* Paid already: a new request would take the money twice. */}
+          {onRetry && status !== "gone" && status !== "paid_not_placed" ? (
             <button type="button" className={cx("paylater-rtp-retry", classNames?.retry)} onClick={onRetry}>
               {label("tryAgain", locale)}
             </button>

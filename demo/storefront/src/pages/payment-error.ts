@@ -5,7 +5,7 @@
  * The cart is untouched, so "Try again" only needs a new PayLater session (a new payment link); the
  * details the shopper already entered stay on the cart.
  */
-import { failureMessage, readPayLaterReturn, startLinkCheckout, toCheckoutError } from "medusa-payment-paylater/storefront"
+import { failureMessage, paymentWasTaken, readPayLaterReturn, startLinkCheckout, toCheckoutError } from "medusa-payment-paylater/storefront"
 import { cartSummary } from "../cart-summary"
 import type { PageContext } from "../router"
 import { cartStorage, retrieveCart } from "../store"
@@ -22,7 +22,8 @@ export async function renderPaymentError({ sdk, query }: PageContext): Promise<v
   cartStorage.set(cart.id)
 
   // The query string only picks which message to show; it is never shown as is.
-  const message = failureMessage(readPayLaterReturn(query).failure)
+  const reason = readPayLaterReturn(query).failure
+  const message = failureMessage(reason)
   const retryError = alertBox("error", "retry-error")
   const retry = h("button", { type: "button", id: "retry-paylater" }, "Try again with PayLater")
   retry.addEventListener("click", async () => {
@@ -36,9 +37,15 @@ export async function renderPaymentError({ sdk, query }: PageContext): Promise<v
     }
   })
 
+  // Paid without an order: the refund is on its way, so no "try again" (it would take the money twice).
+  const taken = paymentWasTaken(reason)
+  const actions = taken
+    ? [h("a", { class: "button secondary", href: "/" }, "Back to the shop")]
+    : [retry, h("a", { class: "button secondary", href: `/checkout?cart_id=${encodeURIComponent(cart.id)}` }, "Change details")]
+  const heading = taken ? "Order not placed" : "Payment not completed"
   showPage(
-    "Payment not completed",
-    h("h1", {}, "Payment not completed"),
+    heading,
+    h("h1", {}, heading),
     h(
       "div",
       { class: "layout" },
@@ -47,12 +54,7 @@ export async function renderPaymentError({ sdk, query }: PageContext): Promise<v
         { class: "card" },
         h("div", { class: "alert error", id: "paylater-error", role: "alert" }, message),
         retryError,
-        h(
-          "div",
-          { class: "actions" },
-          retry,
-          h("a", { class: "button secondary", href: `/checkout?cart_id=${encodeURIComponent(cart.id)}` }, "Change details")
-        )
+        h("div", { class: "actions" }, ...actions)
       ),
       cartSummary(cart)
     )

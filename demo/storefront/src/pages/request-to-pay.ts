@@ -8,6 +8,7 @@
  */
 import type { HttpTypes } from "@medusajs/types"
 import {
+  failureMessage,
   pollRequestToPay,
   requestToPayData,
   startRequestToPay,
@@ -230,6 +231,7 @@ const TITLES: Record<RequestToPayState["status"], string> = {
   declined: "The payment was declined",
   expired: "The request expired",
   gone: "This request is no longer active",
+  paid_not_placed: "Your payment was received, but the order could not be placed",
 }
 
 export async function renderRequestToPayWaiting({ sdk, query }: PageContext): Promise<void> {
@@ -379,6 +381,10 @@ export async function renderRequestToPayWaiting({ sdk, query }: PageContext): Pr
         break
       case "gone":
         ended("A newer request or another payment method has replaced it. Go back to the checkout to see how this order will be paid.", null)
+        break
+      case "paid_not_placed":
+        otherMethod.hidden = true // paid already: another method would pay twice
+        ended(failureMessage("paid_not_placed"), null)
         break
     }
   }

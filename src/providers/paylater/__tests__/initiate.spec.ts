@@ -151,6 +151,16 @@ describe("updatePayment", () => {
     expect(out.data).toMatchObject({ paylater_order_id: `${SESSION}-3`, paylater_attempt: 3, amount: "400.00" })
   })
 
+  it("tracks the replaced, still payable link for reconciliation (a tombstone naming its successor)", async () => {
+    const { provider, logged } = makeProvider({}, { [SESSION]: { id: SESSION, amount: 350 } })
+    const { data } = await provider.initiatePayment(input(350))
+    await provider.updatePayment({ amount: 400, currency_code: "qar", data: data! })
+    // This fake module has no payment collections to write to: the attempt is logged for an operator.
+    expect(logged).toEqual([
+      { level: "error", message: expect.stringMatching(new RegExp(`PayLater order ${SESSION} .*350.00 QAR.* was replaced by ${SESSION}-2 while still payable`)) },
+    ])
+  })
+
   it("refuses to replace a link that is already paid", async () => {
     const { provider, fake } = makeProvider()
     const { data } = await provider.initiatePayment(input(350))

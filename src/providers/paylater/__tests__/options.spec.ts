@@ -22,6 +22,12 @@ describe("provider options", () => {
     )
   })
 
+  it("refunds payments without an order by default, holds them when asked, refuses anything else", () => {
+    expect(resolveProviderOptions(OPTIONS).paidWithoutOrder).toBe("refund")
+    expect(resolveProviderOptions({ ...OPTIONS, paidWithoutOrder: "hold" }).paidWithoutOrder).toBe("hold")
+    expect(() => resolveProviderOptions({ ...OPTIONS, paidWithoutOrder: "keep" })).toThrow(/paidWithoutOrder must be "refund" or "hold"/)
+  })
+
   it("refuses a template that does not produce an absolute URL", () => {
     expect(() => resolveProviderOptions({ ...OPTIONS, failureUrlTemplate: "/checkout?e={reason}" })).toThrow(
       /failureUrlTemplate must produce an absolute http\(s\) URL/

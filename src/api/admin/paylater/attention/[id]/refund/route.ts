@@ -1,7 +1,20 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { MedusaError } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
+import type { MedusaContainer } from "@medusajs/framework/types"
 import { refundPaymentWorkflow } from "@medusajs/core-flows"
 import { activityModule, attentionItem, canRefund, loadAttention } from "../../attention"
+
+/** The order the payment's collection belongs to, if any. */
+async function orderOfPayment(container: MedusaContainer, paymentId: string): Promise<string | null> {
+  const [payment] = await container.resolve(Modules.PAYMENT).listPayments({ id: paymentId }, { select: ["payment_collection_id"], take: 1 })
+  if (!payment) return null
+  const {
+    data: [link],
+  } = await container
+    .resolve(ContainerRegistrationKeys.QUERY)
+    .graph({ entity: "order_payment_collection", fields: ["order_id"], filters: { payment_collection_id: payment.payment_collection_id } })
+  return link?.order_id ?? null
+}
 
 /**
  * POST /admin/paylater/attention/:id/refund { amount? }: refunds the item's payment through Medusa
@@ -31,9 +44,13 @@ export async function POST(req: AuthenticatedMedusaRequest<{ amount?: unknown }>
     throw new MedusaError(MedusaError.Types.INVALID_DATA, 'amount must be QAR text with at most two decimals, e.g. "120.00".')
   }
   const actorId = req.auth_context?.actor_id ?? undefined
-  await refundPaymentWorkflow(req.scope).run({
-    input: { payment_id: item.payment_id as string, amount: amount as string | undefined, created_by: actorId },
-  })
+  const input = { payment_id: item.payment_id as string, amount: amount as string | undefined, created_by: actorId }
+  if (await orderOfPayment(req.scope, input.payment_id)) {
+    await refundPaymentWorkflow(req.scope).run({ input })
+  } else {
+    // Paid without an order: Medusa's refund workflow needs an order, the payment module does not.
+    await req.scope.resolve(Modules.PAYMENT).refundPayment({ ...input, note: "PayLater: paid without an order, refunded from Settings → PayLater" })
+  }
   const resolved = await activityModule(req.scope).resolveAttention(item.id, {
     resolution: "refunded",
     note: `Refunded ${amount ? `${amount} QAR` : "in full"} from Settings → PayLater`,

@@ -1,0 +1,65 @@
+/**
+ * `paidWithoutOrder: "hold"`: a payment PayLater took for a cart that could not become an order is
+ * listed on Settings → PayLater and never refunded automatically; the operator's Refund on the list
+ * refunds it once. The shopper's page is the same "paid, not placed".
+ */
+import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { runPaidWithoutOrderRefunds } from "../../src/recovery/auto-refund"
+import { useEnv } from "../helpers/env"
+import { useSandbox } from "../helpers/sandbox"
+import { seedStore, type SeedResult } from "../helpers/seed"
+import { createAdminUser, storeClient, type StoreClient } from "../helpers/store-client"
+import { eventually, ledgerForCart } from "./paylater-link/ledger"
+import { payThenSellOut } from "./paylater-paid-without-order/sold-out"
+import { createStockedVariant } from "./paylater-paid-without-order/stock"
+
+jest.setTimeout(180_000)
+
+useEnv({ PAYLATER_PAID_WITHOUT_ORDER: "hold" })
+const paylater = useSandbox({ tokenLifetimeSeconds: 24 * 60 * 60 })
+const MINUTE = 60_000
+
+medusaIntegrationTestRunner({
+  testSuite: ({ api, getContainer }) => {
+    let seed: SeedResult
+    let store: StoreClient
+    const keep = { validateStatus: () => true }
+
+    beforeAll(async () => {
+      seed = await seedStore(getContainer())
+      store = storeClient(api, seed.publishableKey)
+      paylater().setWebhookUrl(null)
+    })
+
+    it("lists the payment for a person, refunds nothing by itself, and refunds once from the list", async () => {
+      const admin = await createAdminUser(api, getContainer())
+      const stocked = await createStockedVariant(getContainer(), seed, 350)
+      const { sessionId, cartId, back } = await payThenSellOut(api, store, seed, stocked)
+      expect(back.location).toMatch(/paylater_error=paid_not_placed/)
+
+      const attention = async (status = "open") =>
+        (await api.get(`/admin/paylater/attention?status=${status}`, { ...admin, ...keep })).data.attention as Array<Record<string, any>>
+      const [item] = await eventually(attention, (items) => items.length > 0)
+      expect(item).toMatchObject({
+        kind: "paid_without_order",
+        amount: "360.00",
+        can_refund: true,
+        detail: expect.objectContaining({ auto_refund: expect.objectContaining({ state: "held" }) }),
+      })
+      expect(item.summary).toMatch(/Held for a person/)
+
+      paylater().advanceClock(12 * MINUTE)
+      expect(await runPaidWithoutOrderRefunds(getContainer(), { now: new Date(Date.now() + 24 * 60 * MINUTE) })).toEqual([])
+      expect(paylater().order(sessionId)!.refunds).toHaveLength(0)
+      expect(await attention()).toHaveLength(1)
+
+      const refunded = await api.post(`/admin/paylater/attention/${item.id}/refund`, {}, { ...admin, ...keep })
+      expect(refunded.status).toBe(200)
+      expect(refunded.data.attention).toMatchObject({ status: "resolved", resolution: "refunded", order_id: null })
+      expect(paylater().order(sessionId)!.refunds).toEqual([expect.objectContaining({ amount: "360.00", full: true })])
+      expect(await ledgerForCart(getContainer(), cartId)).toMatchObject({ orders: 0, refunds: 1 })
+      expect((await api.post(`/admin/paylater/attention/${item.id}/refund`, {}, { ...admin, ...keep })).status).toBe(400)
+      expect(paylater().order(sessionId)!.refunds).toHaveLength(1)
+    })
+  },
+})

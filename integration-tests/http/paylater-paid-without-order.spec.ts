@@ -1,0 +1,257 @@
+/**
+ * Money PayLater took while the store has no order for it, over real HTTP, a real PostgreSQL and the
+ * sandbox with its fault injection and virtual clock: the item sells out between the payment and
+ * the shopper's return, so the cart cannot become an order. The shopper lands on the failure page
+ * as "paid, not placed" (never "declined"); the payment is listed once on Settings → PayLater; it is
+ * refunded in full exactly once after PayLater's refund window and never before, also when the job
+ * runs twice at once; a lost refund answer stops every further try; and a payment on a link that
+ * updatePayment replaced is found by reconciliation and handled the same way.
+ */
+import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { Modules } from "@medusajs/framework/utils"
+import { PAYLATER_ACTIVITY_MODULE, type PayLaterActivityModuleService } from "../../src/modules/paylater-activity"
+import { runPaidWithoutOrderRefunds } from "../../src/recovery/auto-refund"
+import { flagPaidWithoutOrder } from "../../src/recovery/paid-without-order"
+import { payLaterReconcileWorkflow } from "../../src/workflows/paylater-reconcile/workflow"
+import { useEnv } from "../helpers/env"
+import { useSandbox } from "../helpers/sandbox"
+import { PAYLATER_PROVIDER_ID, seedStore, type SeedResult } from "../helpers/seed"
+import { createAdminUser, startCheckout, storeClient, type AdminAuth, type StoreClient } from "../helpers/store-client"
+import { eventually, ledgerForCart } from "./paylater-link/ledger"
+import { decideOnLink, followToApp } from "./paylater-link/shopper"
+import { payThenSellOut } from "./paylater-paid-without-order/sold-out"
+import { createStockedVariant, type StockedVariant } from "./paylater-paid-without-order/stock"
+
+jest.setTimeout(180_000)
+
+// A lost refund answer costs 1.5 s, not 15.
+useEnv({ PAYLATER_TIMEOUT_MS: "1500" })
+// Tokens outlive the sandbox clock's jump past the refund window.
+const paylater = useSandbox({ tokenLifetimeSeconds: 24 * 60 * 60 })
+const MINUTE = 60_000
+const STOREFRONT = process.env.STOREFRONT_URL ?? "http://localhost:8000"
+
+medusaIntegrationTestRunner({
+  testSuite: ({ api, getContainer }) => {
+    let seed: SeedResult
+    let store: StoreClient
+    let admin: AdminAuth
+    let stocked: StockedVariant
+    const keep = { validateStatus: () => true }
+
+    beforeAll(async () => {
+      seed = await seedStore(getContainer())
+      store = storeClient(api, seed.publishableKey)
+      stocked = await createStockedVariant(getContainer(), seed, 350)
+    })
+
+    beforeEach(async () => {
+      admin = await createAdminUser(api, getContainer())
+      paylater().setWebhookUrl(null)
+      await stocked.setStock(1)
+    })
+
+    const activity = () => getContainer().resolve(PAYLATER_ACTIVITY_MODULE) as PayLaterActivityModuleService
+    const attention = async (status = "open") =>
+      (await api.get(`/admin/paylater/attention?status=${status}`, { ...admin, ...keep })).data.attention as Array<Record<string, any>>
+    const refundsAt = (orderId: string) => paylater().order(orderId)?.refunds ?? []
+    const medusaRefunds = async (paymentId: string) =>
+      (await getContainer().resolve(Modules.PAYMENT).listRefunds({ payment_id: paymentId })).map((r) => Number(r.amount))
+    const run = (now: Date) => runPaidWithoutOrderRefunds(getContainer(), { now })
+    const later = (minutes: number) => new Date(Date.now() + minutes * MINUTE)
+
+    const paidButSoldOut = () => payThenSellOut(api, store, seed, stocked)
+
+    async function listedItem(sessionId: string) {
+      const [item] = await eventually(
+        async () => (await attention()).filter((i) => i.kind === "paid_without_order" && i.session_id === sessionId),
+        (items) => items.length > 0
+      )
+      return item
+    }
+
+    it("sends the shopper to 'paid, not placed', lists the payment once, and refunds it exactly once after the window", async () => {
+      const { sessionId, cartId, back, returnAgain } = await paidButSoldOut()
+      const notPlaced = `${STOREFRONT}/checkout?step=payment&paylater_error=paid_not_placed&cart_id=${cartId}`
+      expect(back).toMatchObject({ status: 303, location: notPlaced })
+      const ledger = await ledgerForCart(getContainer(), cartId)
+      expect(ledger).toMatchObject({ orders: 0, payments: 1, refunds: 0 })
+
+      const item = await listedItem(sessionId)
+      expect(item).toMatchObject({
+        kind: "paid_without_order",
+        amount: "360.00",
+        paylater_order_id: sessionId,
+        cart_id: cartId,
+        can_refund: true,
+        detail: expect.objectContaining({ auto_refund: expect.objectContaining({ state: "scheduled", tries: 0 }) }),
+      })
+      expect(item.summary).toMatch(/refunded in full automatically from/)
+
+      // Medusa's failed completion deleted the paid session (and tried a refund itself, too early for
+      // PayLater). The shopper reloads; reconciliation finds the deleted session paid; other roads
+      // announce it again, some at the same moment: still one item, and not "orphaned".
+      expect((await returnAgain()).location).toBe(notPlaced)
+      // A waiting screen (Request to Pay) polling the session hears the same.
+      expect(await store.get(`/store/paylater/payment-sessions/${sessionId}`)).toMatchObject({ status: 200, data: { status: "paid_not_placed" } })
+      const { result } = await payLaterReconcileWorkflow(getContainer()).run({ input: {} })
+      // (Beside the new, unpaid session Medusa created for the cart.)
+      expect(result.results).toEqual(expect.arrayContaining([{ id: sessionId, kind: "tombstone", outcome: "paid_without_order" }]))
+      await Promise.all([1, 2, 3].map(() => flagPaidWithoutOrder(getContainer(), sessionId, { signal: "webhook" })))
+      expect((await attention()).map((i) => i.kind)).toEqual(["paid_without_order"])
+
+      // Before PayLater's refund window: nothing is sent.
+      expect(await run(new Date())).toEqual([])
+      expect(refundsAt(sessionId)).toHaveLength(0)
+
+      // After it: two runs at once, one refund, in full.
+      paylater().advanceClock(12 * MINUTE)
+      const runs = (await Promise.all([run(later(12)), run(later(12))])).flat()
+      expect(runs.filter((r) => r.outcome === "refunded")).toHaveLength(1)
+      expect(refundsAt(sessionId)).toEqual([expect.objectContaining({ amount: "360.00", full: true })])
+      const [payment] = await getContainer().resolve(Modules.PAYMENT).listPayments({ payment_session_id: sessionId })
+      expect(await medusaRefunds(payment.id)).toEqual([360])
+      expect(await attention()).toEqual([])
+      expect((await attention("resolved")).find((i) => i.id === item.id)).toMatchObject({
+        resolution: "refunded",
+        detail: expect.objectContaining({ auto_refund: expect.objectContaining({ state: "refunded" }) }),
+      })
+
+      // Later runs send nothing more.
+      expect(await run(later(120))).toEqual([])
+      expect(refundsAt(sessionId)).toHaveLength(1)
+
+      // Back in stock, the refunded payment still never becomes an order.
+      await stocked.setStock(1)
+      expect((await returnAgain()).location).toBe(notPlaced)
+      expect(await ledgerForCart(getContainer(), cartId)).toMatchObject({ orders: 0 })
+    })
+
+    it("is listed from PayLater's webhook alone when the shopper never comes back", async () => {
+      paylater.pointWebhooksAt(api, "/paylater/webhooks")
+      const started = await startCheckout(store, { regionId: seed.regionId, variantId: stocked.variantId }, PAYLATER_PROVIDER_ID)
+      const session = started.session.ok ? started.session.data.session! : null
+      if (!session) throw new Error("no session")
+      await stocked.setStock(0)
+      await decideOnLink(String(session.data.payment_link_url), "approve")
+      const item = await listedItem(session.id)
+      expect(item).toMatchObject({ amount: "360.00", detail: expect.objectContaining({ signal: "webhook" }) })
+      expect(await ledgerForCart(getContainer(), started.cart.id)).toMatchObject({ orders: 0, payments: 1 })
+    })
+
+    it("still refunds the first payment when the cart is then paid and ordered with a new one (paid twice)", async () => {
+      const { sessionId, cartId } = await paidButSoldOut()
+      const item = await listedItem(sessionId)
+      await stocked.setStock(1)
+      // The shopper pays again with the session Medusa created after the failed completion.
+      const [collection] = await getContainer()
+        .resolve(Modules.PAYMENT)
+        .listPaymentCollections({ id: item.payment_collection_id }, { relations: ["payment_sessions"] })
+      const fresh = collection.payment_sessions!.find((ps) => ps.id !== sessionId)!
+      const back = await followToApp(api, await decideOnLink(String(fresh.data!.payment_link_url), "approve"))
+      const { orderId } = await ledgerForCart(getContainer(), cartId)
+      expect(orderId).toBeTruthy()
+      expect(back.location).toBe(`${STOREFRONT}/order/confirmed/${orderId}`)
+
+      paylater().advanceClock(12 * MINUTE)
+      expect(await run(later(12))).toEqual([{ id: item.id, outcome: "refunded" }])
+      expect(refundsAt(sessionId)).toHaveLength(1)
+      expect(refundsAt(fresh.id)).toHaveLength(0)
+    })
+
+    it("lists a link paid after its session was deleted as orphaned, and refunds nothing by itself", async () => {
+      const started = await startCheckout(store, { regionId: seed.regionId, variantId: seed.variants.standard.id }, PAYLATER_PROVIDER_ID)
+      const session = started.session.ok ? started.session.data.session! : null
+      if (!session) throw new Error("no session")
+      // The cart changes: Medusa deletes the session, the link stays payable at PayLater.
+      expect((await store.post(`/store/carts/${started.cart.id}/line-items`, { variant_id: seed.variants.standard.id, quantity: 1 })).ok).toBe(true)
+      await decideOnLink(String(session.data.payment_link_url), "approve")
+      await payLaterReconcileWorkflow(getContainer()).run({ input: {} })
+      expect(await attention()).toEqual([
+        expect.objectContaining({ kind: "orphaned", paylater_order_id: session.id, amount: "360.00", cart_id: started.cart.id, can_refund: false }),
+      ])
+      paylater().advanceClock(12 * MINUTE)
+      expect(await run(later(60))).toEqual([])
+      expect(refundsAt(session.id)).toHaveLength(0)
+    })
+
+    it("a refund PayLater refuses as too early is tried again later, and goes through once the window is open", async () => {
+      const { sessionId } = await paidButSoldOut()
+      await listedItem(sessionId)
+      // Our clock says due, PayLater's does not yet: a clear refusal, nothing paid out.
+      expect(await run(later(12))).toEqual([expect.objectContaining({ outcome: "retry_later" })])
+      expect(refundsAt(sessionId)).toHaveLength(0)
+      const [waiting] = await attention()
+      expect(waiting.detail.auto_refund).toMatchObject({ state: "scheduled", tries: 1, last_error: expect.stringMatching(/10 minutes/) })
+      // Not before its backoff.
+      expect(await run(later(12))).toEqual([])
+      paylater().advanceClock(15 * MINUTE)
+      expect(await run(later(15))).toEqual([expect.objectContaining({ outcome: "refunded" })])
+      expect(refundsAt(sessionId)).toHaveLength(1)
+    })
+
+    it("a refund whose answer is lost is 'outcome unknown': listed for a person, never sent again", async () => {
+      const { sessionId } = await paidButSoldOut()
+      const item = await listedItem(sessionId)
+      paylater().advanceClock(12 * MINUTE)
+      // PayLater pays it out; its answer never arrives.
+      paylater().fault({ endpoint: "refund", mode: "timeout", commit: true })
+      expect(await run(later(12))).toEqual([{ id: item.id, outcome: "outcome_unknown" }])
+      expect(refundsAt(sessionId)).toHaveLength(1)
+
+      const open = await attention()
+      expect(open.find((i) => i.id === item.id)).toMatchObject({
+        summary: expect.stringMatching(/no answer from PayLater .* nothing is sent again automatically/),
+        detail: expect.objectContaining({ auto_refund: expect.objectContaining({ state: "outcome_unknown", tries: 1 }) }),
+      })
+      expect(open.find((i) => i.kind === "refund_outcome_unknown")).toMatchObject({ amount: "360.00", paylater_order_id: sessionId })
+
+      expect(await run(later(24 * 60))).toEqual([])
+      // The list's Refund is refused by the refund guard too.
+      const again = await api.post(`/admin/paylater/attention/${item.id}/refund`, {}, { ...admin, ...keep })
+      expect(again.status).toBe(400)
+      expect(again.data.message).toMatch(/outcome is unknown/)
+      expect(refundsAt(sessionId)).toHaveLength(1)
+      // Medusa's own too-early try (refused by PayLater, nothing paid out), then ours, never another.
+      const attempts = await activity().listPayLaterRefundAttempts({ paylater_order_id: sessionId }, { order: { sent_at: "ASC" } })
+      expect(attempts.map((a) => a.status)).toEqual(["failed", "unknown"])
+    })
+
+    it("a payment on a link that updatePayment replaced is found by reconciliation and refunded once", async () => {
+      const started = await startCheckout(store, { regionId: seed.regionId, variantId: seed.variants.standard.id }, PAYLATER_PROVIDER_ID)
+      const session = started.session.ok ? started.session.data.session! : null
+      if (!session) throw new Error("no session")
+      const oldLink = String(session.data.payment_link_url)
+      const payment = getContainer().resolve(Modules.PAYMENT)
+      const updated = await payment.updatePaymentSession({ id: session.id, amount: 400, currency_code: "qar", data: session.data })
+      expect(updated.data).toMatchObject({ paylater_order_id: `${session.id}-2`, amount: "400.00" })
+
+      // The shopper pays the old link anyway (an older tab).
+      await decideOnLink(oldLink, "approve")
+      expect(paylater().order(session.id)!.status).toBe(2)
+
+      const { result } = await payLaterReconcileWorkflow(getContainer()).run({ input: {} })
+      expect(result.results).toEqual(expect.arrayContaining([expect.objectContaining({ kind: "tombstone", outcome: "paid_without_order" })]))
+      const listed = (await attention()).filter((i) => i.kind === "paid_without_order")
+      expect(listed).toEqual([
+        expect.objectContaining({
+          paylater_order_id: session.id,
+          session_id: session.id,
+          amount: "360.00",
+          payment_id: null,
+          detail: expect.objectContaining({ superseded_by: `${session.id}-2`, auto_refund: expect.objectContaining({ state: "scheduled" }) }),
+        }),
+      ])
+      // Asked once: the next run finds nothing new.
+      await payLaterReconcileWorkflow(getContainer()).run({ input: {} })
+      expect((await attention()).filter((i) => i.kind === "paid_without_order")).toHaveLength(1)
+
+      expect(await run(new Date())).toEqual([])
+      paylater().advanceClock(12 * MINUTE)
+      expect(await run(later(12))).toEqual([expect.objectContaining({ outcome: "refunded" })])
+      expect(await run(later(60))).toEqual([])
+      expect(refundsAt(session.id)).toEqual([expect.objectContaining({ amount: "360.00", full: true })])
+      expect(refundsAt(`${session.id}-2`)).toHaveLength(0)
+    })
+  },
+})

@@ -1,0 +1,73 @@
+import {
+  ABANDONED_AFTER_MS,
+  afterFailure,
+  blocksCompletion,
+  isAbandoned,
+  isDue,
+  MAX_REFUND_TRIES,
+  planFor,
+  readPlan,
+  REFUND_WINDOW_MARGIN_MS,
+  REFUND_WINDOW_MS,
+  startRefund,
+} from "../refund-plan"
+
+const paidAt = new Date("2026-01-01T12:00:00.000Z")
+const at = (ms: number) => new Date(paidAt.getTime() + ms)
+
+describe("automatic refund plan of a payment without an order", () => {
+  it("waits for PayLater's refund window (10 minutes after the payment) plus a margin", () => {
+    const plan = planFor("refund", paidAt)
+    expect(plan).toEqual({ state: "scheduled", tries: 0, next_attempt_at: at(REFUND_WINDOW_MS + REFUND_WINDOW_MARGIN_MS).toISOString(), last_error: null })
+    expect(isDue(plan, at(REFUND_WINDOW_MS))).toBe(false)
+    expect(isDue(plan, at(REFUND_WINDOW_MS + REFUND_WINDOW_MARGIN_MS))).toBe(true)
+  })
+
+  it("never refunds a held payment, nor one already refunding, refunded or unknown", () => {
+    const later = at(24 * 3600_000)
+    expect(planFor("hold", paidAt)).toMatchObject({ state: "held", next_attempt_at: null })
+    expect(isDue(planFor("hold", paidAt), later)).toBe(false)
+    for (const state of ["refunding", "refunded", "outcome_unknown", "stopped"] as const) {
+      expect(isDue({ ...planFor("refund", paidAt), state }, later)).toBe(false)
+    }
+    expect(isDue(null, later)).toBe(false)
+  })
+
+  it("an unknown outcome stops every further try; a clear refusal is retried with growing pauses, then left to a person", () => {
+    const plan = planFor("refund", paidAt)
+    const now = at(11 * 60_000)
+    expect(afterFailure(plan, now, "no answer", true)).toEqual({ state: "outcome_unknown", tries: 1, next_attempt_at: null, last_error: "no answer" })
+    const first = afterFailure(plan, now, "too early", false)
+    expect(first).toMatchObject({ state: "scheduled", tries: 1, next_attempt_at: new Date(now.getTime() + 2 * 60_000).toISOString() })
+    const second = afterFailure(first, now, "too early", false)
+    expect(second.next_attempt_at).toBe(new Date(now.getTime() + 4 * 60_000).toISOString())
+    let last = plan
+    for (let i = 0; i < MAX_REFUND_TRIES; i++) last = afterFailure(last, now, "refused", false)
+    expect(last).toMatchObject({ state: "stopped", tries: MAX_REFUND_TRIES, next_attempt_at: null })
+  })
+
+  it("blocks the cart's completion once money may have gone back, not while it only waits", () => {
+    const plan = planFor("refund", paidAt)
+    expect(blocksCompletion(plan)).toBe(false)
+    expect(blocksCompletion(planFor("hold", paidAt))).toBe(false)
+    for (const state of ["refunding", "refunded", "outcome_unknown"] as const) {
+      expect(blocksCompletion({ ...plan, state })).toBe(true)
+    }
+  })
+
+  it("takes a refund whose sender died (started long ago, no answer recorded) as abandoned, never as due", () => {
+    const started = startRefund(planFor("refund", paidAt), at(11 * 60_000))
+    expect(started).toMatchObject({ state: "refunding", next_attempt_at: at(11 * 60_000).toISOString() })
+    expect(isAbandoned(started, at(11 * 60_000 + ABANDONED_AFTER_MS))).toBe(false)
+    expect(isAbandoned(started, at(11 * 60_000 + ABANDONED_AFTER_MS + 1))).toBe(true)
+    expect(isDue(started, at(24 * 3600_000))).toBe(false)
+    expect(isAbandoned(planFor("refund", paidAt), at(24 * 3600_000))).toBe(false)
+  })
+
+  it("reads a stored plan, and nothing from items without one", () => {
+    const plan = planFor("refund", paidAt)
+    expect(readPlan({ auto_refund: plan })).toEqual(plan)
+    expect(readPlan({})).toBeNull()
+    expect(readPlan(null)).toBeNull()
+  })
+})

@@ -1,0 +1,141 @@
+import { Modules } from "@medusajs/framework/utils"
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { activityModuleOf } from "../modules/paylater-activity/resolve"
+import type { AttentionRecord } from "../modules/paylater-activity/types"
+import type { PaidWithoutOrderPolicy } from "../providers/paylater/options"
+import { configuredRegistrations, registrationIdOf } from "../settlement/registrations"
+import type { PayLaterSessionData } from "../providers/paylater/session-data"
+import { ownersOf } from "../reconciliation/candidates"
+import { PAYLATER_PROVIDER, readPayLaterSession } from "../settlement/session"
+import { blocksCompletion, planFor, readPlan, type AutoRefund } from "./refund-plan"
+
+/**
+ * Money PayLater took while the store has no order for it: a paid session whose cart could not
+ * become an order (stock, a changed cart), or a superseded attempt of a session paid after a new one
+ * replaced it. Each goes on Settings → PayLater once (dedupe key per PayLater order), with the plan
+ * the merchant's `paidWithoutOrder` option calls for: an automatic full refund once PayLater's
+ * refund window opens (auto-refund.ts), or held for a person.
+ */
+
+/** What the logs tell an operator about such a payment. */
+export const PAID_WITHOUT_ORDER_NEXT_STEP =
+  'It is listed on Settings → PayLater (paid without an order): refunded in full automatically once PayLater\'s refund window opens, unless the order is placed first or the option paidWithoutOrder is "hold".'
+
+export const dedupeKeyOf = (paylaterOrderId: string) => `paid_without_order:${paylaterOrderId}`
+
+/** The merchant's choice for the registration a provider id belongs to ("refund" when unknown). */
+export function policyOf(container: MedusaContainer, providerId: string): PaidWithoutOrderPolicy {
+  const id = registrationIdOf(providerId)
+  return configuredRegistrations(container).find((r) => r.id === id)?.options?.paidWithoutOrder ?? "refund"
+}
+
+const utc = (iso: string) => iso.replace("T", " ").slice(0, 16) + " UTC"
+
+function planSentence(plan: AutoRefund): string {
+  return plan.state === "held"
+    ? 'Held for a person (paidWithoutOrder: "hold"): place the order by hand, or refund it.'
+    : `It will be refunded in full automatically from ${utc(plan.next_attempt_at!)} (PayLater's refund window); to place the order by hand instead, mark this resolved before then.`
+}
+
+export interface PaidAttempt {
+  paylater_order_id: string
+  session_id: string
+  provider_id: string
+  /** Two-decimal QAR text. */
+  amount: string
+  paid_at: Date
+  payment_id?: string | null
+  payment_collection_id?: string | null
+  cart_id?: string | null
+  order_id?: string | null
+  /** What went wrong, in one line. */
+  reason: string
+  detail?: Record<string, unknown>
+}
+
+/** Lists one paid attempt without an order (idempotent: the same PayLater order gives the same row). */
+export async function flagPaidAttempt(container: MedusaContainer, paid: PaidAttempt): Promise<AttentionRecord | null> {
+  const activity = activityModuleOf(container)
+  if (!activity) return null
+  const plan = planFor(policyOf(container, paid.provider_id), paid.paid_at)
+  return activity.flagForAttention("paid_without_order", {
+    dedupe_key: dedupeKeyOf(paid.paylater_order_id),
+    summary: `Paid ${paid.amount} QAR at PayLater (${paid.paylater_order_id}), but no order was placed: ${paid.reason}. ${planSentence(plan)}`,
+    amount: paid.amount,
+    paylater_order_id: paid.paylater_order_id,
+    session_id: paid.session_id,
+    payment_id: paid.payment_id ?? null,
+    payment_collection_id: paid.payment_collection_id ?? null,
+    cart_id: paid.cart_id ?? null,
+    order_id: paid.order_id ?? null,
+    detail: { ...paid.detail, provider_id: paid.provider_id, paid_at: paid.paid_at.toISOString(), auto_refund: plan },
+  })
+}
+
+/** The Medusa payment PayLater's "paid" created for a session (it outlives the session), or null. */
+export async function recordedPaymentOf(container: MedusaContainer, sessionId: string) {
+  const [payment] = await container.resolve(Modules.PAYMENT).listPayments(
+    { payment_session_id: sessionId },
+    { select: ["id", "provider_id", "data", "payment_collection_id", "created_at", "captured_at"], take: 1 }
+  )
+  return payment && PAYLATER_PROVIDER.test(payment.provider_id) ? payment : null
+}
+
+/**
+ * The payment's own session still exists and its cart is an order: the payment is that order's.
+ * Once Medusa deleted the session (a failed completion does), an order of the cart was paid some
+ * other way, and this money is not part of it.
+ */
+export async function placedWithItsSession(container: MedusaContainer, sessionId: string): Promise<boolean> {
+  return !!(await readPayLaterSession(container, sessionId))?.order_id
+}
+
+/**
+ * A PayLater payment recorded in Medusa (PayLater said paid) whose cart has no order: listed, with
+ * its Medusa payment, which the refund goes through. Read from the payment, not the session:
+ * Medusa's own cart completion, when it fails after the payment, deletes the paid session (and
+ * tries a refund itself, too early for PayLater). Null when it is not (or no longer) such a payment.
+ */
+export async function flagPaidWithoutOrder(
+  container: MedusaContainer,
+  sessionId: string,
+  why: { signal: string; error?: string | null }
+): Promise<AttentionRecord | null> {
+  const payment = await recordedPaymentOf(container, sessionId)
+  const data = (payment?.data ?? {}) as PayLaterSessionData
+  if (!payment || !data.paylater_order_id) {
+    return null
+  }
+  if (await placedWithItsSession(container, sessionId)) {
+    return null
+  }
+  const owner = (await ownersOf(container, [payment.payment_collection_id])).get(payment.payment_collection_id)
+  if (!owner?.cart_id) {
+    return null
+  }
+  return flagPaidAttempt(container, {
+    paylater_order_id: data.paylater_order_id,
+    session_id: sessionId,
+    provider_id: payment.provider_id,
+    amount: data.amount ?? "0.00",
+    paid_at: new Date((payment.captured_at ?? payment.created_at ?? Date.now()) as string | Date),
+    payment_id: payment.id,
+    payment_collection_id: payment.payment_collection_id,
+    cart_id: owner.cart_id,
+    reason: owner.order_id
+      ? `cart ${owner.cart_id} became order ${owner.order_id} with another payment, so the shopper paid twice`
+      : `cart ${owner.cart_id} could not become an order${why.error ? ` (${why.error.slice(0, 300)})` : ""}`,
+    detail: { signal: why.signal, paylater_ref: data.paylater_ref ?? null },
+  })
+}
+
+/**
+ * True once an automatic refund of this session's payment may have been sent: its cart must then
+ * never become an order. Settlement asks before completing a paid cart.
+ */
+export async function completionBlockedByRefund(container: MedusaContainer, paylaterOrderId: string | undefined): Promise<boolean> {
+  const activity = activityModuleOf(container)
+  if (!activity || !paylaterOrderId) return false
+  const [item] = (await activity.listPayLaterAttentions({ dedupe_key: dedupeKeyOf(paylaterOrderId) }, { take: 1 })) as unknown as AttentionRecord[]
+  return !!item && (blocksCompletion(readPlan(item.detail)) || item.resolution === "refunded")
+}

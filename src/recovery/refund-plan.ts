@@ -1,0 +1,105 @@
+/**
+ * When a payment PayLater took without an order is refunded automatically, and what a failed try
+ * leads to. Pure: no Medusa, no clock of its own, so every rule is unit-tested. The state lives in
+ * the attention item's `detail.auto_refund` (Settings → PayLater shows it).
+ */
+import type { PaidWithoutOrderPolicy } from "../providers/paylater/options"
+
+/** PayLater refuses refunds sooner than this after the payment. */
+export const REFUND_WINDOW_MS = 10 * 60_000
+/** Our clock and PayLater's may differ a little: wait this much longer. */
+export const REFUND_WINDOW_MARGIN_MS = 60_000
+/** Tries refused by PayLater (too early, a clear error) before the item is left to a person. */
+export const MAX_REFUND_TRIES = 6
+const FIRST_BACKOFF_MS = 2 * 60_000
+const MAX_BACKOFF_MS = 60 * 60_000
+
+export type AutoRefundState =
+  /** Waits for `next_attempt_at` (the refund window, or the backoff after a refused try). */
+  | "scheduled"
+  /** Written just before the refund is sent: from here on the cart is never completed. */
+  | "refunding"
+  | "refunded"
+  /** The merchant's option says a person decides (`paidWithoutOrder: "hold"`). */
+  | "held"
+  /** PayLater did not answer a try: it may have paid out, so no more tries (the refund guard lists it). */
+  | "outcome_unknown"
+  /** PayLater kept refusing (clearly, nothing paid out): left to a person. */
+  | "stopped"
+
+export interface AutoRefund {
+  state: AutoRefundState
+  tries: number
+  /** ISO instant: no try before it ("scheduled"); when the refund was started ("refunding"). */
+  next_attempt_at: string | null
+  last_error: string | null
+}
+
+export function planFor(policy: PaidWithoutOrderPolicy, paidAt: Date): AutoRefund {
+  if (policy === "hold") {
+    return { state: "held", tries: 0, next_attempt_at: null, last_error: null }
+  }
+  return {
+    state: "scheduled",
+    tries: 0,
+    next_attempt_at: new Date(paidAt.getTime() + REFUND_WINDOW_MS + REFUND_WINDOW_MARGIN_MS).toISOString(),
+    last_error: null,
+  }
+}
+
+/** The plan stored on an item, or null when the item has none (flagged by other code). */
+export function readPlan(detail: Record<string, unknown> | null | undefined): AutoRefund | null {
+  const plan = detail?.auto_refund as Partial<AutoRefund> | undefined
+  if (!plan || typeof plan !== "object" || typeof plan.state !== "string") return null
+  return {
+    state: plan.state as AutoRefundState,
+    tries: typeof plan.tries === "number" ? plan.tries : 0,
+    next_attempt_at: typeof plan.next_attempt_at === "string" ? plan.next_attempt_at : null,
+    last_error: typeof plan.last_error === "string" ? plan.last_error : null,
+  }
+}
+
+export function isDue(plan: AutoRefund | null, now: Date): boolean {
+  if (!plan || plan.state !== "scheduled" || !plan.next_attempt_at) return false
+  const at = Date.parse(plan.next_attempt_at)
+  return !Number.isNaN(at) && now.getTime() >= at
+}
+
+/**
+ * Once a refund may have been sent the cart must never become an order (it would ship for money
+ * that went back). A plan that is only waiting still lets a retried completion place the order.
+ */
+export function blocksCompletion(plan: AutoRefund | null): boolean {
+  return !!plan && (plan.state === "refunding" || plan.state === "refunded" || plan.state === "outcome_unknown")
+}
+
+/**
+ * After a try that did not refund. `unknown`: PayLater may have paid it out, so nothing is tried
+ * again (the refund guard lists it for a person). Otherwise PayLater refused it clearly (too early,
+ * an error it explained): tried again later, backing off, up to MAX_REFUND_TRIES.
+ */
+export function afterFailure(plan: AutoRefund, now: Date, error: string, unknown: boolean): AutoRefund {
+  const tries = plan.tries + 1
+  if (unknown || tries >= MAX_REFUND_TRIES) {
+    return { state: unknown ? "outcome_unknown" : "stopped", tries, next_attempt_at: null, last_error: error }
+  }
+  const backoff = Math.min(FIRST_BACKOFF_MS * 2 ** (tries - 1), MAX_BACKOFF_MS)
+  return { state: "scheduled", tries, next_attempt_at: new Date(now.getTime() + backoff).toISOString(), last_error: error }
+}
+
+/** A refund started this long ago without its answer written: the process sending it died. */
+export const ABANDONED_AFTER_MS = 15 * 60_000
+
+export function startRefund(plan: AutoRefund, now: Date): AutoRefund {
+  return { ...plan, state: "refunding", next_attempt_at: now.toISOString() }
+}
+
+/**
+ * A "refunding" plan whose process stopped before recording PayLater's answer: the refund may have
+ * been paid out, so it is handled as an unknown outcome (never re-sent).
+ */
+export function isAbandoned(plan: AutoRefund | null, now: Date): boolean {
+  if (!plan || plan.state !== "refunding" || !plan.next_attempt_at) return false
+  const at = Date.parse(plan.next_attempt_at)
+  return !Number.isNaN(at) && now.getTime() - at > ABANDONED_AFTER_MS
+}
