@@ -1,5 +1,4 @@
 import { defineRouteConfig } from "@medusajs/admin-sdk"
-import { CreditCard } from "@medusajs/icons"
 import { Badge, Button, Container, Copy, Heading, Table, Text, toast, Toaster, usePrompt } from "@medusajs/ui"
 import { useCallback, useEffect, useState } from "react"
 
@@ -311,9 +310,10 @@ const PayLaterSettingsPage = () => {
   )
 }
 
+// No icon: the settings menu shows labels only, and @medusajs/icons would be one more package a
+// storefront installing this package for its kit could conflict with.
 export const config = defineRouteConfig({
   label: "PayLater",
-  icon: CreditCard,
 })
 
 export default PayLaterSettingsPage
