@@ -170,7 +170,9 @@ async function askAndApply(
     const checkedBefore = current.session_data.paylater_status_checked_at
     const authorized = await authorizeUnderLock(container, current)
     asked = true
-    current = await rereadSessionRow(container, current)
+    current = authorized
+      ? { ...current, session_status: "authorized", session_data: authorized.data }
+      : await rereadSessionRow(container, current)
     if (!authorized) {
       // Medusa writes what PayLater said onto the session even when it refuses to authorize.
       const answered = current.session_data.paylater_status_checked_at !== checkedBefore

@@ -36,9 +36,13 @@ export async function takeStatusSlot(container: MedusaContainer, sessionId: stri
  * status operation): a pending or failed answer is written onto the session (status, data with the
  * failure reason) and refused, quietly; a success creates the payment and its capture once (the
  * payment module returns the recorded payment on a repeat). Under the cart's own lock, the one cart
- * completion takes. True when the session is authorized now.
+ * completion takes. The payment's data (what PayLater said) when the session is authorized now,
+ * null when it is not.
  */
-export async function authorizeUnderLock(container: MedusaContainer, context: PayLaterSessionContext): Promise<boolean> {
+export async function authorizeUnderLock(
+  container: MedusaContainer,
+  context: PayLaterSessionContext
+): Promise<{ data: PayLaterSessionData } | null> {
   const payment = container.resolve(Modules.PAYMENT)
   const key = context.cart_id ?? `paylater:collection:${context.payment_collection_id}`
   try {
@@ -46,16 +50,17 @@ export async function authorizeUnderLock(container: MedusaContainer, context: Pa
       key,
       async () => {
         try {
-          return !!(await payment.authorizePaymentSession(context.session_id, {}))
+          const authorized = await payment.authorizePaymentSession(context.session_id, {})
+          return authorized ? { data: (authorized.data ?? {}) as PayLaterSessionData } : null
         } catch {
           // Not paid (yet), or PayLater unreachable: what it said, if anything, is on the session now.
-          return false
+          return null
         }
       },
       { timeout: CART_LOCK_WAIT_SECONDS }
     )
   } catch {
-    return false
+    return null
   }
 }
 
