@@ -3,7 +3,7 @@ import {
   createOrUpdateOrderPaymentCollectionWorkflow,
   createPaymentSessionsWorkflow,
   releaseLockStep,
-} from "@medusajs/core-flows"
+} from "@medusajs/medusa/core-flows"
 import { MedusaError } from "@medusajs/framework/utils"
 import { createStep, createWorkflow, StepResponse, transform, WorkflowResponse } from "@medusajs/framework/workflows-sdk"
 import { readOrderRequestContext, type OrderRequestContext } from "../../point-of-sale/order-context"

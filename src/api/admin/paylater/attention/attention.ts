@@ -1,6 +1,6 @@
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { refundPaymentWorkflow } from "@medusajs/core-flows"
+import { refundPaymentWorkflow } from "@medusajs/medusa/core-flows"
 import { activityModuleOf } from "../../../../modules/paylater-activity/resolve"
 import type { PayLaterActivityModuleService } from "../../../../modules/paylater-activity/service"
 import { ATTENTION_RESOLUTIONS, type AttentionRecord } from "../../../../modules/paylater-activity/types"

@@ -1,7 +1,7 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { refundPaymentWorkflow } from "@medusajs/core-flows"
+import { refundPaymentWorkflow } from "@medusajs/medusa/core-flows"
 import { activityModule, attentionItem, canRefund, loadAttention } from "../../attention"
 
 /** The order the payment's collection belongs to, if any. */
