@@ -2,48 +2,11 @@ import { defineWidgetConfig } from "@medusajs/admin-sdk"
 import { Badge, Button, Container, Copy, Heading, StatusBadge, Text, Tooltip } from "@medusajs/ui"
 import { useCallback, useEffect, useState, type ReactNode } from "react"
 
-/** What GET /admin/paylater/orders/:id/activity answers (see src/activity/timeline.ts). */
-type Tone = "grey" | "green" | "red" | "orange" | "blue"
-
-type Entry = {
-  at: string
-  kind: string
-  title: string
-  status: string | null
-  tone: Tone
-  detail: string | null
-  session_id: string
-  repeat_count: number
-  last_at: string | null
-}
-
-type RefundWindow = {
-  state: "not_yet_open" | "open" | "closed" | "fully_refunded"
-  paid_at: string
-  opens_at: string
-  closes_at: string
-  refundable_amount: string
-}
-
-type Summary = {
-  session_id: string
-  paylater_order_id: string | null
-  reference: string | null
-  method: "payment_link" | "request_to_pay"
-  state: "waiting" | "processing" | "paid" | "partially_refunded" | "refunded" | "declined" | "expired"
-  amount: string
-  currency_code: string
-  expires_at: string | null
-  mobile_number_masked: string | null
-  captured_amount: string
-  refunded_amount: string
-  paylater_status: string | null
-  paylater_checked_at: string | null
-  failure_reason: string | null
-  refund_window: RefundWindow | null
-}
-
-type Activity = { order_id: string; paylater: Summary | null; history: Entry[]; attempts: number }
+// What GET /admin/paylater/orders/:id/activity answers: the server's own types, imported as types
+// only (erased from the admin bundle, so no server code comes with them).
+import type { ActivityTone as Tone } from "../../activity/events"
+import type { RefundWindow } from "../../activity/refund-window"
+import type { ActivityEntry as Entry, ActivitySummary as Summary, OrderActivity as Activity } from "../../activity/timeline"
 
 type OrderProps = { data: { id: string } }
 
