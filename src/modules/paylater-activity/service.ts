@@ -8,6 +8,9 @@ import {
   MedusaService,
 } from "@medusajs/framework/utils"
 import type { Context } from "@medusajs/framework/types"
+import { nextState, type AttemptEvent, type AttemptState } from "./attempt-state"
+import { provideLedger, type AttemptLedger, type AttemptRecord, type StatusReport, type WriteAheadInput } from "./ledger-port"
+import { PayLaterAttempt } from "./models/paylater-attempt"
 import { PayLaterAttention } from "./models/paylater-attention"
 import { PayLaterEvent } from "./models/paylater-event"
 import { PayLaterReconcileRun } from "./models/paylater-reconcile-run"
@@ -63,11 +66,16 @@ interface TransactionManager {
   getTransactionContext(): { raw(sql: string, params?: unknown[]): Promise<unknown> }
 }
 
-/** Serialises everything that decides about one PayLater order's refunds, for this transaction. */
-async function lockRefundsOf(sharedContext: Context, paylaterOrderId: string): Promise<void> {
+async function advisoryLock(sharedContext: Context, key: string): Promise<void> {
   const knex = (sharedContext.transactionManager as unknown as TransactionManager).getTransactionContext()
-  await knex.raw("select pg_advisory_xact_lock(hashtext(?))", [`paylater-refund:${paylaterOrderId}`])
+  await knex.raw("select pg_advisory_xact_lock(hashtext(?))", [key])
 }
+
+/** Serialises everything that decides about one PayLater order's refunds, for this transaction. */
+const lockRefundsOf = (sharedContext: Context, paylaterOrderId: string) => advisoryLock(sharedContext, `paylater-refund:${paylaterOrderId}`)
+
+/** Serialises the state changes of one attempt (two signals at once apply one after the other). */
+const lockAttemptOf = (sharedContext: Context, paylaterOrderId: string) => advisoryLock(sharedContext, `paylater-attempt:${paylaterOrderId}`)
 
 /**
  * The plugin's own records: the activity log of PayLater payments (`record`, atomic under
@@ -75,13 +83,174 @@ async function lockRefundsOf(sharedContext: Context, paylaterOrderId: string): P
  * guard's attempts (`beginRefund` / `settleRefund`), the list of payments needing a person
  * (`flagForAttention` / `resolveAttention`), webhook tallies and reconciliation runs.
  */
-export class PayLaterActivityModuleService extends MedusaService({
-  PayLaterEvent,
-  PayLaterRefundAttempt,
-  PayLaterAttention,
-  PayLaterWebhookTally,
-  PayLaterReconcileRun,
-}) {
+export class PayLaterActivityModuleService
+  extends MedusaService({
+    PayLaterAttempt,
+    PayLaterEvent,
+    PayLaterRefundAttempt,
+    PayLaterAttention,
+    PayLaterWebhookTally,
+    PayLaterReconcileRun,
+  })
+  implements AttemptLedger
+{
+  constructor(...args: any[]) {
+    super(...args)
+    // The payment provider's way to this module (ledger-port.ts): it cannot resolve modules itself.
+    provideLedger(this)
+  }
+
+  // ---- Attempt ledger ----------------------------------------------------------------------------
+
+  @InjectTransactionManager()
+  async writeAhead(input: WriteAheadInput, @MedusaContext() sharedContext: Context = {}): Promise<void> {
+    await lockAttemptOf(sharedContext, input.paylater_order_id)
+    const [existing] = await this.listPayLaterAttempts({ paylater_order_id: input.paylater_order_id }, { take: 1 }, sharedContext)
+    if (!existing) {
+      await this.createPayLaterAttempts(
+        {
+          paylater_order_id: input.paylater_order_id,
+          kind: input.kind,
+          session_id: input.session_id,
+          provider_id: input.provider_id ?? null,
+          // Exact: numeric plus its raw decimal text, never through a float.
+          amount: new BigNumber(input.amount) as unknown as number,
+          currency_code: input.currency_code.toLowerCase(),
+          expires_at: input.expires_at,
+          state: "starting",
+          detail: input.detail ?? null,
+        },
+        sharedContext
+      )
+    }
+    if (input.supersedes) {
+      const [old] = await this.listPayLaterAttempts({ paylater_order_id: input.supersedes }, { take: 1 }, sharedContext)
+      if (old && !old.superseded_by) {
+        await this.updatePayLaterAttempts({ id: old.id, superseded_by: input.paylater_order_id }, sharedContext)
+      }
+    }
+  }
+
+  async recordStarted(
+    paylaterOrderId: string,
+    input: { expires_at: Date | null; detail?: Record<string, unknown> | null },
+    sharedContext: Context = {}
+  ): Promise<void> {
+    await this.applyToAttempt(paylaterOrderId, { type: "started", expires_at: input.expires_at }, (row) => ({
+      ...(input.expires_at ? { expires_at: input.expires_at } : {}),
+      ...(input.detail ? { detail: { ...(row.detail ?? {}), ...input.detail } } : {}),
+    }), sharedContext)
+  }
+
+  async recordStartFailed(
+    paylaterOrderId: string,
+    input: { maybe_landed: boolean; error_code: string },
+    sharedContext: Context = {}
+  ): Promise<void> {
+    await this.applyToAttempt(paylaterOrderId, { type: "start_failed", maybe_landed: input.maybe_landed }, () => ({ start_error: input.error_code.slice(0, 100) }), sharedContext)
+  }
+
+  async recordStatus(paylaterOrderId: string, report: StatusReport, sharedContext: Context = {}): Promise<AttemptRecord | null> {
+    const at = report.at ?? new Date()
+    return this.applyToAttempt(
+      paylaterOrderId,
+      { type: "status", code: report.code, message: report.message ?? null },
+      () => ({
+        last_status_code: report.code,
+        last_status_at: at,
+        last_status_signal: report.signal,
+        ...(report.paylater_ref ? { paylater_ref: report.paylater_ref } : {}),
+      }),
+      sharedContext,
+      at
+    )
+  }
+
+  /** Our expiry rule: open attempts asked about long enough become expired. */
+  async lapseAttempt(paylaterOrderId: string, sharedContext: Context = {}): Promise<AttemptRecord | null> {
+    return this.applyToAttempt(paylaterOrderId, { type: "lapse" }, () => ({}), sharedContext)
+  }
+
+  /** Where the attempt belongs in Medusa, once settlement has seen its session. Never overwrites with null. */
+  @InjectTransactionManager()
+  async linkAttempt(
+    paylaterOrderId: string,
+    links: { payment_collection_id?: string | null; cart_id?: string | null; order_id?: string | null; provider_id?: string | null },
+    @MedusaContext() sharedContext: Context = {}
+  ): Promise<void> {
+    const [row] = await this.listPayLaterAttempts({ paylater_order_id: paylaterOrderId }, { take: 1 }, sharedContext)
+    const changes = Object.fromEntries(
+      Object.entries(links).filter(([key, value]) => value && (row as Record<string, unknown> | undefined)?.[key] !== value)
+    )
+    if (row && Object.keys(changes).length) {
+      await this.updatePayLaterAttempts({ id: row.id, ...changes }, sharedContext)
+    }
+  }
+
+  @InjectTransactionManager()
+  async markSessionGone(sessionId: string, @MedusaContext() sharedContext: Context = {}): Promise<void> {
+    const rows = await this.listPayLaterAttempts({ session_id: sessionId, session_gone_at: null }, {}, sharedContext)
+    const now = new Date()
+    for (const row of rows) {
+      await this.updatePayLaterAttempts({ id: row.id, session_gone_at: now }, sharedContext)
+    }
+  }
+
+  @InjectManager()
+  async findAttempt(paylaterOrderId: string, @MedusaContext() sharedContext: Context = {}): Promise<AttemptRecord | null> {
+    const [row] = await this.listPayLaterAttempts({ paylater_order_id: paylaterOrderId }, { take: 1 }, sharedContext)
+    return (row as unknown as AttemptRecord | undefined) ?? null
+  }
+
+  /** A session's current attempt: the latest one not superseded. */
+  @InjectManager()
+  async currentAttemptOf(sessionId: string, @MedusaContext() sharedContext: Context = {}): Promise<AttemptRecord | null> {
+    const [row] = await this.listPayLaterAttempts(
+      { session_id: sessionId, superseded_by: null },
+      { order: { created_at: "DESC" }, take: 1 },
+      sharedContext
+    )
+    return (row as unknown as AttemptRecord | undefined) ?? null
+  }
+
+  /** Attempts not yet paid nor ended, oldest first: reconciliation asks about them or lets them lapse. */
+  @InjectManager()
+  async openAttempts(@MedusaContext() sharedContext: Context = {}): Promise<AttemptRecord[]> {
+    return (await this.listPayLaterAttempts(
+      { state: ["starting", "open"] },
+      { order: { created_at: "ASC" } },
+      sharedContext
+    )) as unknown as AttemptRecord[]
+  }
+
+  /** Every paid attempt changed since `since`: candidates for paid without an order. */
+  @InjectManager()
+  async paidAttemptsSince(since: Date, @MedusaContext() sharedContext: Context = {}): Promise<AttemptRecord[]> {
+    return (await this.listPayLaterAttempts(
+      { state: "paid", updated_at: { $gte: since } },
+      { order: { updated_at: "ASC" } },
+      sharedContext
+    )) as unknown as AttemptRecord[]
+  }
+
+  @InjectTransactionManager()
+  protected async applyToAttempt(
+    paylaterOrderId: string,
+    event: AttemptEvent,
+    changes: (row: AttemptRecord) => Record<string, unknown>,
+    @MedusaContext() sharedContext: Context = {},
+    now: Date = new Date()
+  ): Promise<AttemptRecord | null> {
+    await lockAttemptOf(sharedContext, paylaterOrderId)
+    const [found] = await this.listPayLaterAttempts({ paylater_order_id: paylaterOrderId }, { take: 1 }, sharedContext)
+    const row = found as unknown as AttemptRecord | undefined
+    if (!row) return null
+    const state: AttemptState = nextState({ state: row.state, expires_at: row.expires_at }, event, now)
+    const update = { ...changes(row), ...(state !== row.state ? { state } : {}) }
+    if (!Object.keys(update).length) return row
+    const [updated] = await this.updatePayLaterAttempts([{ id: row.id, ...update }], sharedContext)
+    return updated as unknown as AttemptRecord
+  }
   @InjectManager()
   async record(
     input: RecordPayLaterEventInput,

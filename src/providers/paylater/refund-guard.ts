@@ -1,9 +1,7 @@
 import { MedusaError } from "@medusajs/framework/utils"
-import { MedusaModule } from "@medusajs/framework/modules-sdk"
 import type { Logger } from "@medusajs/framework/types"
 import { isPayLaterError, type PayLaterApi, type PayLaterErrorCode } from "../../lib/paylater"
-import { PAYLATER_ACTIVITY_MODULE } from "../../modules/paylater-activity"
-import type { PayLaterActivityModuleService } from "../../modules/paylater-activity/service"
+import type { RefundLedgerPort } from "../../modules/paylater-activity/ledger-port"
 import { toMedusaError } from "./errors"
 import { addAmounts } from "./money"
 import type { PayLaterSessionData } from "./session-data"
@@ -18,7 +16,7 @@ import type { PayLaterSessionData } from "./session-data"
  * refunds of it stay refused (NOT_ALLOWED) until an operator records what PayLater did.
  */
 
-export type RefundLedger = Pick<PayLaterActivityModuleService, "beginRefund" | "settleRefund">
+export type RefundLedger = RefundLedgerPort
 
 /** Metadata key on a Medusa refund record that only books an operator-confirmed refund. */
 export const BOOKING_METADATA_KEY = "paylater_confirmed_refund_attempt_id"
@@ -34,22 +32,6 @@ const UNKNOWN_OUTCOME: ReadonlySet<PayLaterErrorCode> = new Set<PayLaterErrorCod
 
 export function refundOutcomeIsUnknown(error: unknown): boolean {
   return !isPayLaterError(error) || UNKNOWN_OUTCOME.has(error.code)
-}
-
-/**
- * The plugin's module, reached through Medusa's module registry: a provider lives in the payment
- * module's own container, which cannot resolve other modules.
- */
-export function refundLedger(): RefundLedger {
-  const services = MedusaModule.getModuleInstance(PAYLATER_ACTIVITY_MODULE) as Record<string, unknown> | undefined
-  const ledger = services?.[PAYLATER_ACTIVITY_MODULE] as RefundLedger | undefined
-  if (!ledger || typeof ledger.beginRefund !== "function") {
-    throw new MedusaError(
-      MedusaError.Types.UNEXPECTED_STATE,
-      "PayLater refunds are recorded before they are sent, and the plugin's paylater_activity module is not loaded: add medusa-payment-paylater to `plugins` in medusa-config and run `npx medusa db:migrate`. Nothing was sent to PayLater."
-    )
-  }
-  return ledger
 }
 
 interface ListService {
