@@ -79,6 +79,12 @@ export async function readOrderActivityFacts(container: MedusaContainer, orderId
 
   let events: PayLaterEventRecord[] = []
   const service = activityService(container)
+  if (service && sessions.length) {
+    const attempts = await service.listPayLaterAttempts({ session_id: sessions.map((s) => s.id), superseded_by: null })
+    for (const session of sessions) {
+      session.attempt = (attempts.find((a) => a.session_id === session.id) as unknown as ActivitySession["attempt"]) ?? null
+    }
+  }
   if (service) {
     try {
       events = await service.listForPayments({

@@ -14,6 +14,13 @@ export function outcomeOf(result: SettlementResult): Outcome {
   switch (result.outcome) {
     case "unknown_session":
       return "gone"
+    case "detached": {
+      const state = result.attempt.state
+      if (state === "paid") return "paid_without_order"
+      if (state === "declined" || state === "never_started") return "failed"
+      if (state === "expired") return "expired"
+      return result.asked ? "pending" : "skipped"
+    }
     case "paid":
     case "paid_without_order":
     case "unavailable":

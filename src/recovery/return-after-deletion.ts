@@ -1,7 +1,7 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import type { PayLaterSessionData } from "../providers/paylater/session-data"
 import { ownersOf } from "../reconciliation/candidates"
-import { redirectFor } from "../settlement/return-destination"
+import { redirectFor } from "../settlement/return-redirect"
 import { recordedPaymentOf } from "./paid-without-order"
 
 /**

@@ -3,7 +3,8 @@ import { readOrderRequestContext } from "../point-of-sale/order-context"
 import { decideOrderRequest, type OrderRequestState } from "../point-of-sale/request-state"
 import { recordAutomaticCheck } from "../activity/record"
 import { recordedPaymentOf } from "../recovery/paid-without-order"
-import { decidePaymentState, type PayLaterPaymentState } from "../settlement/payment-state"
+import type { AttemptView } from "../modules/paylater-activity/attempt-state"
+import { viewOfSession } from "../settlement/attempt-view"
 import type { PayLaterSessionContext } from "../settlement/session"
 import { settlePayLaterSession } from "../settlement/settle"
 
@@ -32,11 +33,11 @@ export async function settleForScreen(
 
 /** The storefront waiting screen's answer (GET /store/paylater/payment-sessions/:id). */
 /** `paid_not_placed`: PayLater took the money but the cart could not become an order (refunded or held). */
-export type WaitingScreenState = PayLaterPaymentState | { status: "paid_not_placed" }
+export type WaitingScreenState = AttemptView
 
 export async function waitingScreenState(container: MedusaContainer, sessionId: string): Promise<WaitingScreenState | null> {
   const session = await settleForScreen(container, sessionId)
-  if (session) return decidePaymentState(session, new Date())
+  if (session) return viewOfSession(session, new Date())
   // Medusa deletes the paid session when its cart cannot become an order: say so, not "gone".
   return (await recordedPaymentOf(container, sessionId)) ? { status: "paid_not_placed" } : null
 }

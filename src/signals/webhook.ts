@@ -81,9 +81,14 @@ export async function settleNotification(
   const { webhook } = verdict
   const result = await settlePayLaterSession(container, {
     session_id: sessionIdFromOrderId(webhook.orderId),
+    paylater_order_id: webhook.orderId,
     signal: "webhook",
     reported: webhook.status,
   })
+  if (result.outcome === "detached") {
+    // Settled from its ledger row (session deleted or attempt superseded): listed there if paid.
+    return result
+  }
   if (!result.session) {
     logger.warn(`PayLater: webhook "${webhook.status}" for unknown order ${webhook.orderId} ignored`)
     return result

@@ -154,7 +154,10 @@ export type ReturnDecision =
   | { kind: "failure"; reason: FailureReason }
   | { kind: "pending" }
 
-export function returnDecisionOf(facts: ViewFacts, hint: "success" | "fail" | undefined, now: Date): ReturnDecision {
+/** Which of PayLater's return URLs the shopper came back through. */
+export type ReturnOutcomeHint = "success" | "fail" | undefined
+
+export function returnDecisionOf(facts: ViewFacts, hint: ReturnOutcomeHint, now: Date): ReturnDecision {
   if (facts.order_id) {
     // Only money PayLater confirmed becomes an order: an order proves payment.
     return { kind: "success", order_id: facts.order_id }
@@ -173,4 +176,30 @@ export function returnDecisionOf(facts: ViewFacts, hint: "success" | "fail" | un
       // Back through the failure URL with no decision from PayLater: the shopper left its page.
       return hint === "fail" ? { kind: "failure", reason: "abandoned" } : { kind: "pending" }
   }
+}
+
+/** A paid cart whose completion failed is tried again after 30 s, 1 min, 2 min... at most hourly, not on every signal. */
+export const COMPLETION_RETRY_BASE_MS = 30_000
+export const COMPLETION_RETRY_MAX_MS = 3600_000
+
+export interface CompletionBackoff {
+  tries: number
+  next_at: string
+  last_error: string
+}
+
+export function completionBackoffAfter(previous: CompletionBackoff | null, error: string, now: Date): CompletionBackoff {
+  const tries = (previous?.tries ?? 0) + 1
+  const wait = Math.min(COMPLETION_RETRY_MAX_MS, COMPLETION_RETRY_BASE_MS * 2 ** (tries - 1))
+  return { tries, next_at: new Date(now.getTime() + wait).toISOString(), last_error: error.slice(0, 300) }
+}
+
+/** The backoff kept in a row's detail, if well formed. */
+export function completionBackoffOf(detail: Record<string, unknown> | null | undefined): CompletionBackoff | null {
+  const value = detail?.completion as CompletionBackoff | undefined
+  return value && typeof value.tries === "number" && typeof value.next_at === "string" ? value : null
+}
+
+export function completionDue(backoff: CompletionBackoff | null, now: Date): boolean {
+  return !backoff || now.getTime() >= Date.parse(backoff.next_at)
 }

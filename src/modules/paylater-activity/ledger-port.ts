@@ -10,6 +10,9 @@ import type { BeginRefundInput, BeginRefundResult, SettleRefundInput } from "./t
  * in-memory one. See docs/architecture.md.
  */
 
+/** Key of Medusa's provider context through which settlement tells the provider which signal asked. */
+export const SIGNAL_CONTEXT_KEY = "paylater_signal"
+
 export interface WriteAheadInput {
   paylater_order_id: string
   kind: AttemptKind

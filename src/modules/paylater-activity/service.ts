@@ -8,7 +8,7 @@ import {
   MedusaService,
 } from "@medusajs/framework/utils"
 import type { Context } from "@medusajs/framework/types"
-import { nextState, type AttemptEvent, type AttemptState } from "./attempt-state"
+import { completionBackoffAfter, completionBackoffOf, nextState, type AttemptEvent, type AttemptState } from "./attempt-state"
 import { provideLedger, type AttemptLedger, type AttemptRecord, type StatusReport, type WriteAheadInput } from "./ledger-port"
 import { PayLaterAttempt } from "./models/paylater-attempt"
 import { PayLaterAttention } from "./models/paylater-attention"
@@ -175,7 +175,7 @@ export class PayLaterActivityModuleService
   @InjectTransactionManager()
   async linkAttempt(
     paylaterOrderId: string,
-    links: { payment_collection_id?: string | null; cart_id?: string | null; order_id?: string | null; provider_id?: string | null },
+    links: { payment_collection_id?: string | null; cart_id?: string | null; order_id?: string | null; provider_id?: string | null; kind?: string },
     @MedusaContext() sharedContext: Context = {}
   ): Promise<void> {
     const [row] = await this.listPayLaterAttempts({ paylater_order_id: paylaterOrderId }, { take: 1 }, sharedContext)
@@ -185,6 +185,17 @@ export class PayLaterActivityModuleService
     if (row && Object.keys(changes).length) {
       await this.updatePayLaterAttempts({ id: row.id, ...changes }, sharedContext)
     }
+  }
+
+  /** A paid cart could not become an order: when to try again (attempt-state.ts backoff). */
+  @InjectTransactionManager()
+  async recordCompletionFailure(paylaterOrderId: string, error: string, @MedusaContext() sharedContext: Context = {}): Promise<void> {
+    await lockAttemptOf(sharedContext, paylaterOrderId)
+    const [row] = await this.listPayLaterAttempts({ paylater_order_id: paylaterOrderId }, { take: 1 }, sharedContext)
+    if (!row) return
+    const detail = (row.detail ?? {}) as Record<string, unknown>
+    const completion = completionBackoffAfter(completionBackoffOf(detail), error, new Date())
+    await this.updatePayLaterAttempts({ id: row.id, detail: { ...detail, completion } }, sharedContext)
   }
 
   @InjectTransactionManager()

@@ -52,7 +52,7 @@ import { sessionStatusFor, statusDataFor } from "./status"
 import { withStorefront } from "./templates"
 import { sendGuardedRefund, type RefundLedger } from "./refund-guard"
 import { readWebhookBody } from "./webhook-input"
-import { ledgerPort, type LedgerPort } from "../../modules/paylater-activity/ledger-port"
+import { ledgerPort, SIGNAL_CONTEXT_KEY, type LedgerPort } from "../../modules/paylater-activity/ledger-port"
 import type { AttemptKind, AttemptSignal } from "../../modules/paylater-activity/attempt-state"
 import { SIGNALS } from "../../modules/paylater-activity/attempt-state"
 
@@ -75,8 +75,6 @@ export type StartedPayment = Partial<PayLaterSessionData>
 
 const PATH_PREFIX = "/paylater/return"
 
-/** Key of the provider context through which settlement says which signal asked (attempt ledger). */
-export const SIGNAL_CONTEXT_KEY = "paylater_signal"
 
 /** The only storefront inputs: read on each attempt, never kept (the full mobile number is never stored). */
 const STOREFRONT_INPUTS = ["mobile_number", "email"] as const
