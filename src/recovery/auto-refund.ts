@@ -6,6 +6,7 @@ import type { PayLaterActivityModuleService } from "../modules/paylater-activity
 import type { AttentionRecord } from "../modules/paylater-activity/types"
 import { sendGuardedRefund } from "../providers/paylater/refund-guard"
 import { clientForRegistration, configuredRegistrations, registrationIdOf } from "../settlement/registrations"
+import { completionLockKey } from "../settlement/completion"
 import { placedWithItsSession } from "./paid-without-order"
 import { afterFailure, isAbandoned, isDue, readPlan, startRefund, type AutoRefund } from "./refund-plan"
 
@@ -160,8 +161,15 @@ export async function runPaidWithoutOrderRefunds(
         started = true
         return refundOne(container, activity, item.id, now)
       }
-      const outcome = item.cart_id
-        ? await locking.execute(item.cart_id, work, { timeout: CART_LOCK_WAIT_SECONDS }).catch((error: unknown) => {
+      // The completion lock first, as settlement takes it (completion.ts): the refund and the
+      // completion of the same cart never overlap, and never wait on each other crosswise.
+      const cartId = item.cart_id
+      const outcome = cartId
+        ? await locking
+            .execute(completionLockKey(cartId), () => locking.execute(cartId, work, { timeout: CART_LOCK_WAIT_SECONDS }), {
+              timeout: CART_LOCK_WAIT_SECONDS,
+            })
+            .catch((error: unknown) => {
             // The cart is being completed right now: the next run looks again.
             if (!started) return "skipped" as const
             throw error
