@@ -1,6 +1,6 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
-import { PAYLATER_WEBHOOK_EVENT, verifyNotification, type PayLaterWebhookEventData } from "../../../signals/webhook"
+import { PAYLATER_WEBHOOK_EVENT, queuedFields, verifyNotification } from "../../../signals/webhook"
 import { readJsonObject } from "./read-body"
 import { tallyWebhookAnswer } from "./tally"
 
@@ -33,11 +33,8 @@ export async function POST(req: MedusaRequest, res: MedusaResponse): Promise<voi
     res.status(403).json({ message })
     return
   }
-  const data: PayLaterWebhookEventData = {
-    registration_id: verdict.registration_id,
-    raw_body: read.ok ? read.raw : "",
-    received_at: receivedAt,
-  }
+  // The verified fields, not the body: the deferred settlement trusts them as they are.
+  const data = queuedFields(verdict.webhook, verdict.registration_id, receivedAt)
   try {
     await req.scope
       .resolve(Modules.EVENT_BUS)
