@@ -38,17 +38,41 @@ export function shiftStoreClock(ms: number): () => void {
   return () => jest.useRealTimers()
 }
 
-/** Runs both scheduled PayLater jobs once, `minutesLater` minutes from now on the store's clock. */
-export async function runScheduledJobs(container: MedusaContainer, minutesLater = 0): Promise<void> {
-  const previous = process.env.PAYLATER_RECONCILE_SCHEDULE
-  process.env.PAYLATER_RECONCILE_SCHEDULE = "*/2 * * * *"
+let enabled = 0
+let savedSchedule: string | undefined
+
+/** The schedule switched on while any job call of the test runs (calls may overlap). */
+async function withJobsEnabled<T>(run: () => Promise<T>): Promise<T> {
+  if (enabled++ === 0) {
+    savedSchedule = process.env.PAYLATER_RECONCILE_SCHEDULE
+    process.env.PAYLATER_RECONCILE_SCHEDULE = "*/2 * * * *"
+  }
+  try {
+    return await run()
+  } finally {
+    if (--enabled === 0) {
+      if (savedSchedule === undefined) delete process.env.PAYLATER_RECONCILE_SCHEDULE
+      else process.env.PAYLATER_RECONCILE_SCHEDULE = savedSchedule
+    }
+  }
+}
+
+/**
+ * Runs both scheduled PayLater jobs `times` times at once (as several servers would), `minutesLater`
+ * minutes from now on the store's clock. The clock is shifted once around all of them.
+ */
+export async function runScheduledJobs(container: MedusaContainer, minutesLater = 0, times = 1): Promise<void> {
   const restore = minutesLater ? shiftStoreClock(minutesLater * MINUTE) : () => {}
   try {
-    await payLaterReconcileJob(container)
-    await payLaterRecoverPaymentsJob(container)
+    await withJobsEnabled(() =>
+      Promise.all(
+        Array.from({ length: times }, async () => {
+          await payLaterReconcileJob(container)
+          await payLaterRecoverPaymentsJob(container)
+        })
+      )
+    )
   } finally {
     restore()
-    if (previous === undefined) delete process.env.PAYLATER_RECONCILE_SCHEDULE
-    else process.env.PAYLATER_RECONCILE_SCHEDULE = previous
   }
 }
