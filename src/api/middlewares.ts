@@ -1,4 +1,15 @@
-import { defineMiddlewares } from "@medusajs/framework/http"
+import { defineMiddlewares, type MedusaNextFunction, type MedusaRequest, type MedusaResponse } from "@medusajs/framework/http"
+import { withPaymentCollection } from "../providers/paylater/request-context"
+
+/** The collection in the path travels to the provider's write-ahead (request-context.ts). */
+function rememberPaymentCollection(req: MedusaRequest, _res: MedusaResponse, next: MedusaNextFunction): void {
+  const id = req.params?.id
+  if (typeof id === "string" && id) {
+    withPaymentCollection(id, () => next())
+    return
+  }
+  next()
+}
 
 export default defineMiddlewares({
   routes: [
@@ -8,6 +19,11 @@ export default defineMiddlewares({
       matcher: "/paylater/webhooks",
       method: ["POST"],
       bodyParser: false,
+    },
+    {
+      matcher: "/store/payment-collections/:id/payment-sessions",
+      method: ["POST"],
+      middlewares: [rememberPaymentCollection],
     },
   ],
 })

@@ -45,11 +45,21 @@ async function reread(activity: PayLaterActivityModuleService, id: string): Prom
   return item
 }
 
-/** The refund itself: through the Medusa payment when there is one, else straight through the guard. */
-async function sendRefund(container: MedusaContainer, activity: PayLaterActivityModuleService, item: AttentionRecord): Promise<void> {
+/**
+ * The refund itself: through the Medusa payment when there is one, else straight through the
+ * guard (a superseded attempt, a deleted session's, a Request to Pay whose answer was lost: nothing
+ * in Medusa holds that money). `amount` defaults to the whole payment.
+ */
+export async function sendRefund(
+  container: MedusaContainer,
+  activity: PayLaterActivityModuleService,
+  item: AttentionRecord,
+  amount?: string
+): Promise<void> {
   if (item.payment_id) {
     await container.resolve(Modules.PAYMENT).refundPayment({
       payment_id: item.payment_id,
+      ...(amount ? { amount } : {}),
       note: "PayLater: paid without an order, refunded automatically",
     })
     return
@@ -69,7 +79,7 @@ async function sendRefund(container: MedusaContainer, activity: PayLaterActivity
     data: { amount: item.amount },
     orderId: item.paylater_order_id,
     sessionId: item.session_id,
-    amount: item.amount,
+    amount: amount ?? item.amount,
     timeoutMs: registration.options.config.timeoutMs,
   })
 }

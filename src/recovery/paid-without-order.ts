@@ -5,7 +5,7 @@ import type { AttentionRecord } from "../modules/paylater-activity/types"
 import type { PaidWithoutOrderPolicy } from "../providers/paylater/options"
 import { configuredRegistrations, registrationIdOf } from "../settlement/registrations"
 import type { PayLaterSessionData } from "../providers/paylater/session-data"
-import { ownersOf } from "../reconciliation/candidates"
+import { ownersOf } from "../settlement/owners"
 import { PAYLATER_PROVIDER, readPayLaterSession } from "../settlement/session"
 import { blocksCompletion, planFor, readPlan, type AutoRefund } from "./refund-plan"
 

@@ -1,6 +1,6 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import type { PayLaterSessionData } from "../providers/paylater/session-data"
-import { ownersOf } from "../reconciliation/candidates"
+import { ownersOf } from "../settlement/owners"
 import { redirectFor } from "../settlement/return-redirect"
 import { recordedPaymentOf } from "./paid-without-order"
 

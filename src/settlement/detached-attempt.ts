@@ -6,6 +6,7 @@ import type { AttemptRecord } from "../modules/paylater-activity/ledger-port"
 import { activityModuleOf } from "../modules/paylater-activity/resolve"
 import { toAmountText } from "../providers/paylater/money"
 import { flagPaidAttempt, flagPaidWithoutOrder, PAID_WITHOUT_ORDER_NEXT_STEP, recordedPaymentOf } from "../recovery/paid-without-order"
+import { ownersOf } from "./owners"
 import { clientForRegistration, configuredRegistrations, registrationIdOf } from "./registrations"
 import type { SettleInput, SettlementResult } from "./settle"
 
@@ -67,11 +68,21 @@ export async function settleDetachedAttempt(container: MedusaContainer, row: Att
   } else if (row.state === "open" || row.state === "starting") {
     current = (await activity.lapseAttempt(row.paylater_order_id)) ?? row
   }
+  current = await linkToCart(container, current)
   const changed = current.state !== row.state
   if (current.state === "paid") {
     await listPaidDetached(container, current, input.signal, changed)
   }
   return { outcome: "detached", session: null, attempt: current, asked, changed }
+}
+
+/** The cart and order of the attempt's collection, written on its row once known. */
+async function linkToCart(container: MedusaContainer, row: AttemptRecord): Promise<AttemptRecord> {
+  if (!row.payment_collection_id || row.cart_id || row.order_id) return row
+  const owner = (await ownersOf(container, [row.payment_collection_id])).get(row.payment_collection_id)
+  if (!owner?.cart_id && !owner?.order_id) return row
+  await activityModuleOf(container)!.linkAttempt(row.paylater_order_id, owner)
+  return { ...row, ...owner }
 }
 
 /** Lists a paid detached attempt (idempotent: the same PayLater order gives the same item). */

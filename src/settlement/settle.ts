@@ -259,9 +259,13 @@ async function announce(
 
 async function settle(container: MedusaContainer, input: SettleInput): Promise<SettlementResult> {
   const before = await readPayLaterSession(container, input.session_id)
-  const named = input.paylater_order_id && input.paylater_order_id !== before?.attempt?.paylater_order_id
-    ? await activityModuleOf(container)?.findAttempt(input.paylater_order_id)
-    : null
+  const activity = activityModuleOf(container)
+  const named =
+    input.paylater_order_id && input.paylater_order_id !== before?.attempt?.paylater_order_id
+      ? await activity?.findAttempt(input.paylater_order_id)
+      : !before
+        ? await activity?.currentAttemptOf(input.session_id)
+        : null
   if (named) {
     // Not the attempt the live session stands for: its row is all there is to settle it by.
     return settleDetachedAttempt(container, named, input)

@@ -4,7 +4,7 @@ import { recordPayLaterActivity } from "../activity/record"
 import { returnAfterDeletion } from "../recovery/return-after-deletion"
 import { returnDecisionOf, type ReturnOutcomeHint } from "../modules/paylater-activity/attempt-state"
 import { attemptFactsOf } from "../settlement/attempt-view"
-import { redirectFor } from "../settlement/return-redirect"
+import { detachedReturnUrl, redirectFor } from "../settlement/return-redirect"
 import { settlePayLaterSession } from "../settlement/settle"
 
 /**
@@ -30,6 +30,9 @@ export async function settleShopperReturn(
     // A payment approved in the link's last second is still found when the shopper comes back late.
     ask_past_expiry: true,
   })
+  if (result.outcome === "detached") {
+    return detachedReturnUrl(container, result.attempt, outcome)
+  }
   if (!result.session) {
     return returnAfterDeletion(container, sessionId)
   }

@@ -18,6 +18,8 @@ export interface WriteAheadInput {
   kind: AttemptKind
   session_id: string
   provider_id?: string | null
+  /** When known at the start (a store request names it): where the attempt belongs. */
+  payment_collection_id?: string | null
   /** Two-decimal QAR text (exact). */
   amount: string
   currency_code: string

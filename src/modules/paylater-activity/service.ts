@@ -113,6 +113,7 @@ export class PayLaterActivityModuleService
           kind: input.kind,
           session_id: input.session_id,
           provider_id: input.provider_id ?? null,
+          payment_collection_id: input.payment_collection_id ?? null,
           // Exact: numeric plus its raw decimal text, never through a float.
           amount: new BigNumber(input.amount) as unknown as number,
           currency_code: input.currency_code.toLowerCase(),

@@ -51,6 +51,7 @@ import {
 import { sessionStatusFor, statusDataFor } from "./status"
 import { withStorefront } from "./templates"
 import { sendGuardedRefund, type RefundLedger } from "./refund-guard"
+import { currentPaymentCollection } from "./request-context"
 import { readWebhookBody } from "./webhook-input"
 import { ledgerPort, SIGNAL_CONTEXT_KEY, type LedgerPort } from "../../modules/paylater-activity/ledger-port"
 import type { AttemptKind, AttemptSignal } from "../../modules/paylater-activity/attempt-state"
@@ -385,6 +386,7 @@ export abstract class PayLaterBaseProvider extends AbstractPaymentProvider<PayLa
         paylater_order_id: orderId,
         kind: this.attemptKind,
         session_id: sessionId,
+        payment_collection_id: currentPaymentCollection(),
         amount,
         currency_code: "QAR",
         expires_at: new Date(startInput.startedAt.getTime() + this.attemptExpiryMinutes() * 60_000),

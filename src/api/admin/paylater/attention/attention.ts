@@ -81,10 +81,15 @@ async function viewsOf(container: MedusaContainer, items: AttentionRecord[]): Pr
   })
 }
 
-/** A refund through Medusa closes the item: it needs a payment, and a kind a refund resolves. */
+/**
+ * A refund closes the item: through its Medusa payment, or, for money no Medusa payment holds (an
+ * attempt whose session is gone), straight to PayLater under the refund guard; and a kind a refund
+ * resolves.
+ */
 export function canRefund(item: AttentionRecord): boolean {
+  const direct = item.kind === "paid_without_order" && !!item.paylater_order_id && !!item.amount && typeof item.detail?.provider_id === "string"
   return (
-    !!item.payment_id &&
+    (!!item.payment_id || direct) &&
     item.kind !== "refund_outcome_unknown" &&
     (ATTENTION_RESOLUTIONS[item.kind] ?? []).includes("refunded")
   )
