@@ -172,6 +172,39 @@ export class PayLaterActivityModuleService
     return this.applyToAttempt(paylaterOrderId, { type: "lapse" }, () => ({}), sharedContext)
   }
 
+  /**
+   * The upgrade's rows (src/migration-scripts): attempts that existed before the ledger. A row
+   * already there is left as it is. Returns how many were added.
+   */
+  @InjectTransactionManager()
+  async importAttempts(
+    rows: Array<Omit<WriteAheadInput, "supersedes" | "detail" | "provider_id"> & {
+      provider_id: string
+      state: AttemptState
+      paylater_ref: string | null
+      superseded_by: string | null
+      session_gone_at: Date | null
+    }>,
+    @MedusaContext() sharedContext: Context = {}
+  ): Promise<number> {
+    if (!rows.length) return 0
+    const existing = await this.listPayLaterAttempts({ paylater_order_id: rows.map((r) => r.paylater_order_id) }, { select: ["paylater_order_id"] }, sharedContext)
+    const known = new Set(existing.map((r) => r.paylater_order_id))
+    const fresh = [...new Map(rows.filter((r) => !known.has(r.paylater_order_id)).map((r) => [r.paylater_order_id, r])).values()]
+    if (fresh.length) {
+      await this.createPayLaterAttempts(
+        fresh.map((r) => ({
+          ...r,
+          amount: new BigNumber(r.amount) as unknown as number,
+          currency_code: r.currency_code.toLowerCase(),
+          detail: { imported: true },
+        })),
+        sharedContext
+      )
+    }
+    return fresh.length
+  }
+
   /** Where the attempt belongs in Medusa, once settlement has seen its session. Never overwrites with null. */
   @InjectTransactionManager()
   async linkAttempt(
