@@ -6,7 +6,7 @@
  * never an order whose PayLater payment was refunded in full.
  */
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
-import { runPaidWithoutOrderRefunds } from "../../src/recovery/auto-refund"
+import { runPaidWithoutOrderRefunds } from "../../src/paid-without-order/auto-refund"
 import { settlePayLaterSession } from "../../src/settlement/settle"
 import { useEnv } from "../helpers/env"
 import { useSandbox } from "../helpers/sandbox"

@@ -3,7 +3,7 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import type { PayLaterEventRecord } from "../modules/paylater-activity/types"
 import { toAmountText } from "../providers/paylater/money"
 import type { PayLaterSessionData } from "../providers/paylater/session-data"
-import { PAYLATER_PROVIDER } from "../settlement/session"
+import { PAYLATER_PROVIDER } from "../medusa-records/session"
 import { activityService } from "./record"
 import { buildOrderActivity, type ActivityFacts, type ActivityPayment, type ActivitySession, type OrderActivity } from "./timeline"
 

@@ -9,7 +9,7 @@ import {
   legacyTombstonesOf,
   type ImportedAttempt,
 } from "../settlement/legacy-attempts"
-import { PAYLATER_PROVIDER } from "../settlement/session"
+import { PAYLATER_PROVIDER } from "../medusa-records/session"
 
 const PAGE = 500
 

@@ -3,7 +3,7 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import type { PayLaterSessionData } from "../providers/paylater/session-data"
 import { activityModuleOf } from "../modules/paylater-activity/resolve"
 import type { AttemptRecord } from "../modules/paylater-activity/ledger-port"
-import { ownersOf } from "../settlement/owners"
+import { ownersOf } from "../medusa-records/owners"
 import type { AttemptCandidate, SessionCandidate } from "./select"
 
 type Row = Record<string, any>

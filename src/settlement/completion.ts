@@ -2,17 +2,10 @@ import { Modules } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { completionBackoffOf, completionDue } from "../modules/paylater-activity/attempt-state"
 import { activityModuleOf } from "../modules/paylater-activity/resolve"
-import { completionBlockedByRefund } from "../recovery/paid-without-order"
-import type { PayLaterSessionContext } from "./session"
+import { completionBlockedByRefund } from "../paid-without-order/listing"
+import { completionLockKey } from "../paid-without-order/refund-plan"
+import type { PayLaterSessionContext } from "../medusa-records/session"
 import { completePaidCart } from "./transitions"
-
-/**
- * The one critical section between placing a paid cart's order and refunding its payment
- * automatically (recovery/auto-refund.ts takes the same key): a completion that starts after the
- * refund began sees it and places nothing; a refund that starts after a completion finds the order.
- * Taken before the cart lock on both sides, so the two never wait on each other crosswise.
- */
-export const completionLockKey = (cartId: string) => `paylater:completion:${cartId}`
 
 // Long enough for a completion or a refund call already holding it to finish.
 const COMPLETION_LOCK_WAIT_SECONDS = 30

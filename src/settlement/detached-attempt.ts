@@ -5,9 +5,9 @@ import { stillPayable } from "../modules/paylater-activity/attempt-state"
 import type { AttemptRecord } from "../modules/paylater-activity/ledger-port"
 import { activityModuleOf } from "../modules/paylater-activity/resolve"
 import { toAmountText } from "../providers/paylater/money"
-import { flagPaidAttempt, flagPaidWithoutOrder, PAID_WITHOUT_ORDER_NEXT_STEP, recordedPaymentOf } from "../recovery/paid-without-order"
-import { ownersOf } from "./owners"
-import { clientForRegistration, configuredRegistrations, registrationIdOf } from "./registrations"
+import { flagPaidAttempt, flagPaidWithoutOrder, PAID_WITHOUT_ORDER_NEXT_STEP, recordedPaymentOf } from "../paid-without-order/listing"
+import { ownersOf } from "../medusa-records/owners"
+import { clientForRegistration, configuredRegistrations, registrationIdOf } from "../medusa-records/registrations"
 import type { SettleInput, SettlementResult } from "./settle"
 
 /**

@@ -1,6 +1,6 @@
 import type { AttemptKind, AttemptState } from "../modules/paylater-activity/attempt-state"
 import type { PayLaterSessionData } from "../providers/paylater/session-data"
-import { PAYLATER_RTP_PROVIDER } from "./session"
+import { PAYLATER_RTP_PROVIDER } from "../medusa-records/session"
 
 /**
  * How a store kept track of PayLater attempts before the attempt ledger, read once by the upgrade

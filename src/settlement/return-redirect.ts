@@ -5,7 +5,7 @@ import { returnDecisionOf, type ReturnDecision, type ReturnOutcomeHint } from ".
 import type { AttemptRecord } from "../modules/paylater-activity/ledger-port"
 import { withStorefront } from "../providers/paylater/templates"
 import { registrationOf } from "./detached-attempt"
-import { registeredProviderOptions } from "./registrations"
+import { registeredProviderOptions } from "../medusa-records/registrations"
 
 /**
  * The storefront URL for a return decision (attempt-state.ts decides it), from the templates the

@@ -8,7 +8,7 @@ import { recordOrderCaptures } from "./order-captures"
 import { viewOfSession } from "./attempt-view"
 import { completeUnlessRefunded } from "./completion"
 import { settleDetachedAttempt } from "./detached-attempt"
-import { readPayLaterSession, type PayLaterSessionContext } from "./session"
+import { readPayLaterSession, type PayLaterSessionContext } from "../medusa-records/session"
 import { authorizeUnderLock, rereadSessionRow, takeStatusSlot } from "./transitions"
 
 /** Who is asking: every PayLater signal settles through settlePayLaterSession. */

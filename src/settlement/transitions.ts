@@ -5,7 +5,7 @@ import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import type { PayLaterSessionData } from "../providers/paylater/session-data"
 import { SIGNAL_CONTEXT_KEY } from "../modules/paylater-activity/ledger-port"
-import { currentAttemptOf, type PayLaterSessionContext } from "./session"
+import { currentAttemptOf, type PayLaterSessionContext } from "../medusa-records/session"
 
 /**
  * The effects settlement applies, each idempotent and each under the lock the rest of Medusa uses

@@ -2,14 +2,14 @@ import type { SubscriberArgs, SubscriberConfig } from "@medusajs/framework"
 import { PaymentWebhookEvents } from "@medusajs/framework/utils"
 import type { ProviderWebhookPayload } from "@medusajs/framework/types"
 import { readWebhookBody } from "../providers/paylater/webhook-input"
-import { registrationIdOf } from "../settlement/registrations"
-import { PAYLATER_PROVIDER } from "../settlement/session"
+import { registrationIdOf } from "../medusa-records/registrations"
+import { PAYLATER_PROVIDER } from "../medusa-records/session"
 import {
   PAYLATER_WEBHOOK_EVENT,
   settleNotification,
   settleQueuedNotification,
   type PayLaterWebhookEventData,
-} from "../signals/webhook"
+} from "../signal-handlers/webhook"
 
 type Event = PayLaterWebhookEventData | ProviderWebhookPayload
 

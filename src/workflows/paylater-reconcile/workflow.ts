@@ -4,7 +4,7 @@ import { createStep, createWorkflow, StepResponse, transform, WorkflowResponse }
 import { loadAttemptCandidates, loadSessionCandidates } from "../../reconciliation/candidates"
 import { reconcileAttempt, reconcileSession } from "../../reconciliation/reconcile-payment"
 import { idOf, payLaterLooksDown, runPool, selectBatch, type Candidate, type Outcome } from "../../reconciliation/select"
-import { readRegistrations, runSettings } from "../../settlement/registrations"
+import { readRegistrations, runSettings } from "../../medusa-records/registrations"
 
 /** One reconciliation run at a time: per process with the in-memory locking module, per store with locking-redis. */
 export const RECONCILE_LOCK_KEY = "paylater:reconcile"

@@ -2,7 +2,7 @@ import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/frame
 import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { refundPaymentWorkflow } from "@medusajs/medusa/core-flows"
-import { sendRefund } from "../../../../../../recovery/auto-refund"
+import { sendRefund } from "../../../../../../paid-without-order/auto-refund"
 import { activityModule, attentionItem, canRefund, loadAttention } from "../../attention"
 
 /** The order the payment's collection belongs to, if any. */

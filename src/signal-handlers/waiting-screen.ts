@@ -2,10 +2,10 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { readOrderRequestContext } from "../point-of-sale/order-context"
 import { decideOrderRequest, type OrderRequestState } from "../point-of-sale/request-state"
 import { recordAutomaticCheck } from "../activity/record"
-import { recordedPaymentOf } from "../recovery/paid-without-order"
+import { recordedPaymentOf } from "../paid-without-order/listing"
 import type { AttemptView } from "../modules/paylater-activity/attempt-state"
 import { viewOfSession } from "../settlement/attempt-view"
-import type { PayLaterSessionContext } from "../settlement/session"
+import type { PayLaterSessionContext } from "../medusa-records/session"
 import { settlePayLaterSession } from "../settlement/settle"
 
 /** How often a waiting session may be checked with PayLater while someone polls it. */

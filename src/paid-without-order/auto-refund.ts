@@ -5,9 +5,9 @@ import { activityModuleOf } from "../modules/paylater-activity/resolve"
 import type { PayLaterActivityModuleService } from "../modules/paylater-activity/service"
 import type { AttentionRecord } from "../modules/paylater-activity/types"
 import { sendGuardedRefund } from "../providers/paylater/refund-guard"
-import { clientForRegistration, configuredRegistrations, registrationIdOf } from "../settlement/registrations"
-import { completionLockKey } from "../settlement/completion"
-import { placedWithItsSession } from "./paid-without-order"
+import { clientForRegistration, configuredRegistrations, registrationIdOf } from "../medusa-records/registrations"
+import { completionLockKey } from "./refund-plan"
+import { placedWithItsSession } from "./listing"
 import { afterFailure, isAbandoned, isDue, readPlan, startRefund, type AutoRefund } from "./refund-plan"
 
 /**
@@ -171,7 +171,7 @@ export async function runPaidWithoutOrderRefunds(
         started = true
         return refundOne(container, activity, item.id, now)
       }
-      // The completion lock first, as settlement takes it (completion.ts): the refund and the
+      // The completion lock first, as settlement takes it (settlement/completion.ts): the refund and the
       // completion of the same cart never overlap, and never wait on each other crosswise.
       const cartId = item.cart_id
       const outcome = cartId

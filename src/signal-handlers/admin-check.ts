@@ -6,7 +6,7 @@ import { recordPayLaterActivity } from "../activity/record"
 import type { OrderActivity } from "../activity/timeline"
 import { isFinalView } from "../modules/paylater-activity/attempt-state"
 import { viewOfSession } from "../settlement/attempt-view"
-import { readPayLaterSession } from "../settlement/session"
+import { readPayLaterSession } from "../medusa-records/session"
 import { settlePayLaterSession } from "../settlement/settle"
 
 /**

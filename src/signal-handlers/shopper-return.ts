@@ -1,7 +1,7 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { returnEvent } from "../activity/events"
 import { recordPayLaterActivity } from "../activity/record"
-import { returnAfterDeletion } from "../recovery/return-after-deletion"
+import { returnAfterDeletion } from "../settlement/return-after-deletion"
 import { returnDecisionOf, type ReturnOutcomeHint } from "../modules/paylater-activity/attempt-state"
 import { attemptFactsOf } from "../settlement/attempt-view"
 import { detachedReturnUrl, redirectFor } from "../settlement/return-redirect"

@@ -3,10 +3,10 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { activityModuleOf } from "../modules/paylater-activity/resolve"
 import type { AttentionRecord } from "../modules/paylater-activity/types"
 import type { PaidWithoutOrderPolicy } from "../providers/paylater/options"
-import { configuredRegistrations, registrationIdOf } from "../settlement/registrations"
+import { configuredRegistrations, registrationIdOf } from "../medusa-records/registrations"
 import type { PayLaterSessionData } from "../providers/paylater/session-data"
-import { ownersOf } from "../settlement/owners"
-import { PAYLATER_PROVIDER, readPayLaterSession } from "../settlement/session"
+import { ownersOf } from "../medusa-records/owners"
+import { PAYLATER_PROVIDER, readPayLaterSession } from "../medusa-records/session"
 import { blocksCompletion, planFor, readPlan, type AutoRefund } from "./refund-plan"
 
 /**
