@@ -358,7 +358,7 @@ medusaIntegrationTestRunner({
         expect(paylater().order(session.id)!.status).toBe(2)
         // The shopper's way back: the session is gone, its ledger row is not.
         const back = await returnToStore(api, session.id)
-        expect(back.status).toBe(302)
+        expect(back.status).toBe(303)
         expect(back.location).toMatch(/paylater_error=paid_not_placed/)
         expect(back.location).toContain(cart.id)
 
