@@ -8,7 +8,7 @@
  * after the upgrade is found and listed.
  */
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
-import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys, MathBN, Modules } from "@medusajs/framework/utils"
 import { backfillAttemptLedger } from "../../src/migration-scripts/paylater-attempt-ledger-backfill"
 import { PAYLATER_ACTIVITY_MODULE, type PayLaterActivityModuleService } from "../../src/modules/paylater-activity"
 import { payLaterReconcileWorkflow } from "../../src/workflows/paylater-reconcile/workflow"
@@ -87,7 +87,8 @@ medusaIntegrationTestRunner({
         session_gone_at: expect.anything(),
       })
       const [row] = await pg().raw(`select amount, raw_amount from paylater_attempt where paylater_order_id = ?`, [gone.session.id]).then((r: any) => r.rows)
-      expect(String(row.raw_amount.value)).toBe("360.00")
+      // Exact: the raw decimal beside the numeric column, never through a float.
+      expect(MathBN.eq(row.raw_amount.value, "360.00") && MathBN.eq(row.amount, 360)).toBe(true)
       // Run again (db:migrate twice, or an instance racing): nothing is added twice.
       expect(await backfillAttemptLedger(getContainer())).toMatchObject({ added: 0 })
 

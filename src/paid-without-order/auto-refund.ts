@@ -72,7 +72,6 @@ export async function sendRefund(
     throw new Error(`no PayLater registration for provider "${providerId}"`)
   }
   await sendGuardedRefund({
-    container: {},
     api,
     logger: container.resolve(ContainerRegistrationKeys.LOGGER),
     ledger: activity,

@@ -8,6 +8,7 @@ import { recordOrderCaptures } from "./order-captures"
 import { viewOfSession } from "./attempt-view"
 import { completeUnlessRefunded } from "./completion"
 import { settleDetachedAttempt } from "./detached-attempt"
+import { recordedPaymentOf } from "../paid-without-order/listing"
 import { readPayLaterSession, type PayLaterSessionContext } from "../medusa-records/session"
 import { authorizeUnderLock, rereadSessionRow, takeStatusSlot } from "./transitions"
 
@@ -186,6 +187,10 @@ async function askAndApply(
       return answered || result.outcome !== "pending" ? result : { outcome: "unavailable", session: current, asked, changed: false }
     }
     changed = true
+    if (current.attempt) {
+      // Refunds name the Medusa payment from here on (the provider reads no Medusa record).
+      await activityModuleOf(container)?.linkAttempt(current.attempt.paylater_order_id, { payment_id: authorized.payment_id })
+    }
   }
   if (current.for_order && current.order_id) {
     await recordOrderCaptures(container, current.session_id, current.order_id)
@@ -236,12 +241,15 @@ export async function settlePayLaterSession(container: MedusaContainer, input: S
 async function linkAttempt(container: MedusaContainer, context: PayLaterSessionContext): Promise<void> {
   const row = context.attempt
   if (!row) return
+  const paid = context.session_status === "authorized" || context.session_status === "captured"
   const links = {
     provider_id: context.provider_id,
     payment_collection_id: context.payment_collection_id,
     cart_id: context.cart_id,
     order_id: context.order_id,
     kind: context.for_order ? "point_of_sale" : row.kind,
+    // Paid through Medusa's own completion (the storefront's): the payment it recorded.
+    payment_id: paid && !row.payment_id ? ((await recordedPaymentOf(container, context.session_id))?.id ?? null) : null,
   }
   if (Object.entries(links).some(([key, value]) => value && (row as unknown as Record<string, unknown>)[key] !== value)) {
     await activityModuleOf(container)?.linkAttempt(row.paylater_order_id, links)

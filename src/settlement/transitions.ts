@@ -44,7 +44,7 @@ export async function authorizeUnderLock(
   container: MedusaContainer,
   context: PayLaterSessionContext,
   signal: string
-): Promise<{ data: PayLaterSessionData } | null> {
+): Promise<{ data: PayLaterSessionData; payment_id: string } | null> {
   const payment = container.resolve(Modules.PAYMENT)
   const key = context.cart_id ?? `paylater:collection:${context.payment_collection_id}`
   try {
@@ -54,7 +54,7 @@ export async function authorizeUnderLock(
         try {
           // The signal travels to the provider, which records PayLater's answer with it (attempt ledger).
           const authorized = await payment.authorizePaymentSession(context.session_id, { [SIGNAL_CONTEXT_KEY]: signal })
-          return authorized ? { data: (authorized.data ?? {}) as PayLaterSessionData } : null
+          return authorized ? { data: (authorized.data ?? {}) as PayLaterSessionData, payment_id: authorized.id } : null
         } catch {
           // Not paid (yet), or PayLater unreachable: what it said, if anything, is on the session now.
           return null

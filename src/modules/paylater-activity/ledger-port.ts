@@ -48,6 +48,7 @@ export interface AttemptRecord {
   payment_collection_id: string | null
   cart_id: string | null
   order_id: string | null
+  payment_id: string | null
   amount: BigNumberInput
   raw_amount?: BigNumberInput | null
   currency_code: string

@@ -6,6 +6,7 @@ import {
   MedusaContext,
   MedusaError,
   MedusaService,
+  MathBN,
 } from "@medusajs/framework/utils"
 import type { Context } from "@medusajs/framework/types"
 import { completionBackoffAfter, completionBackoffOf, nextState, type AttemptEvent, type AttemptState } from "./attempt-state"
@@ -73,6 +74,9 @@ async function advisoryLock(sharedContext: Context, key: string): Promise<void> 
 
 /** Serialises everything that decides about one PayLater order's refunds, for this transaction. */
 const lockRefundsOf = (sharedContext: Context, paylaterOrderId: string) => advisoryLock(sharedContext, `paylater-refund:${paylaterOrderId}`)
+
+/** A booking request counts for this long: the refund workflow it precedes runs at once. */
+const BOOKING_REQUEST_TTL_MS = 5 * 60_000
 
 /** Serialises the state changes of one attempt (two signals at once apply one after the other). */
 const lockAttemptOf = (sharedContext: Context, paylaterOrderId: string) => advisoryLock(sharedContext, `paylater-attempt:${paylaterOrderId}`)
@@ -209,7 +213,14 @@ export class PayLaterActivityModuleService
   @InjectTransactionManager()
   async linkAttempt(
     paylaterOrderId: string,
-    links: { payment_collection_id?: string | null; cart_id?: string | null; order_id?: string | null; provider_id?: string | null; kind?: string },
+    links: {
+      payment_collection_id?: string | null
+      cart_id?: string | null
+      order_id?: string | null
+      provider_id?: string | null
+      payment_id?: string | null
+      kind?: string
+    },
     @MedusaContext() sharedContext: Context = {}
   ): Promise<void> {
     const [row] = await this.listPayLaterAttempts({ paylater_order_id: paylaterOrderId }, { take: 1 }, sharedContext)
@@ -362,6 +373,16 @@ export class PayLaterActivityModuleService
     await lockRefundsOf(sharedContext, input.paylater_order_id)
     const now = new Date()
     const attempts = await this.refundAttemptsOf(input.paylater_order_id, sharedContext)
+    // A refund an operator confirmed, now being recorded on the order (requestBooking): book it.
+    const requested = attempts.find(
+      (a) =>
+        a.status === "refunded" &&
+        !a.booked_at &&
+        a.booking_requested_at &&
+        now.getTime() - new Date(a.booking_requested_at).getTime() < BOOKING_REQUEST_TTL_MS &&
+        MathBN.eq(a.raw_amount ?? a.amount, input.amount)
+    )
+    input = requested && !input.booking_attempt_id ? { ...input, booking_attempt_id: requested.id } : input
     const decision = decideRefund(attempts, input)
     if (decision.mode === "book") {
       await this.updatePayLaterRefundAttempts(
@@ -386,6 +407,19 @@ export class PayLaterActivityModuleService
       sharedContext
     )
     return { attempt_id: created.id, ...decision }
+  }
+
+  /**
+   * An operator confirmed PayLater paid this refund out; the plugin is about to record it on the
+   * Medusa order through Medusa's refund workflow, whose provider call must then book it, not send it.
+   */
+  async requestBooking(attemptId: string, sharedContext: Context = {}): Promise<void> {
+    await this.updatePayLaterRefundAttempts({ id: attemptId, booking_requested_at: new Date() }, sharedContext)
+  }
+
+  /** The booking did not go through: a later refund of the same amount must be sent, not booked. */
+  async withdrawBooking(attemptId: string, sharedContext: Context = {}): Promise<void> {
+    await this.updatePayLaterRefundAttempts({ id: attemptId, booking_requested_at: null }, sharedContext)
   }
 
   /** PayLater's answer to an attempt. `unknown` also puts the payment on the list for a person. */

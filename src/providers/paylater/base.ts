@@ -275,8 +275,8 @@ export abstract class PayLaterBaseProvider extends AbstractPaymentProvider<PayLa
     if (!isPositive(amount)) {
       throw new MedusaError(MedusaError.Types.INVALID_DATA, "The refund amount must be greater than 0.")
     }
+    const row = await this.ledger().findAttempt(orderId)
     const refunded = await sendGuardedRefund({
-      container: this.container,
       api: this.api_,
       logger: this.logger_,
       ledger: this.refundLedger(),
@@ -285,6 +285,7 @@ export abstract class PayLaterBaseProvider extends AbstractPaymentProvider<PayLa
       sessionId: text(data, "session_id") ?? null,
       amount,
       medusaRefundId: input.context?.idempotency_key,
+      payment: { id: row?.payment_id ?? null, payment_collection_id: row?.payment_collection_id ?? null },
       timeoutMs: this.settings_.config.timeoutMs,
     })
     return { data: refunded }

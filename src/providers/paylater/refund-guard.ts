@@ -18,6 +18,12 @@ import type { PayLaterSessionData } from "./session-data"
 
 export type RefundLedger = RefundLedgerPort
 
+/*
+ * A refund an operator confirmed (PayLater paid it out, its answer was lost) is recorded on the order
+ * through Medusa's refund workflow; the ledger knows it is a booking (requestBooking, just before),
+ * so this guard only books it and sends nothing. No Medusa record is read here.
+ */
+
 /** Metadata key on a Medusa refund record that only books an operator-confirmed refund. */
 export const BOOKING_METADATA_KEY = "paylater_confirmed_refund_attempt_id"
 
@@ -34,61 +40,7 @@ export function refundOutcomeIsUnknown(error: unknown): boolean {
   return !isPayLaterError(error) || UNKNOWN_OUTCOME.has(error.code)
 }
 
-interface ListService {
-  list(filters: Record<string, unknown>, config: Record<string, unknown>): Promise<Array<Record<string, any>>>
-}
-
-function internalService(container: Record<string, unknown>, name: string): ListService | undefined {
-  try {
-    return container[name] as ListService | undefined
-  } catch {
-    // Awilix cradles throw for unregistered names.
-    return undefined
-  }
-}
-
-/** The Medusa payment behind a session (for the admin's links); best effort, null when unknown. */
-async function paymentOf(
-  container: Record<string, unknown>,
-  sessionId: string | null
-): Promise<{ id: string | null; payment_collection_id: string | null }> {
-  const none = { id: null, payment_collection_id: null }
-  const payments = internalService(container, "paymentService")
-  if (!sessionId || !payments) return none
-  try {
-    const [row] = await payments.list(
-      { payment_session_id: sessionId },
-      { select: ["id", "payment_collection_id"], take: 1 }
-    )
-    return row ? { id: row.id, payment_collection_id: row.payment_collection_id ?? null } : none
-  } catch {
-    return none
-  }
-}
-
-/**
- * The confirmed attempt a Medusa refund record books, when the plugin created it to do so. Fails
- * closed: when the record cannot be read, nothing is sent (it might be a booking, and sending it
- * would pay the refund out twice).
- */
-async function bookingOf(container: Record<string, unknown>, medusaRefundId: string | undefined): Promise<string | null> {
-  if (!medusaRefundId) return null
-  const cannotTell = () =>
-    new MedusaError(
-      MedusaError.Types.UNEXPECTED_STATE,
-      "PayLater: the refund record could not be read, so it is not known whether this refund was already paid out. Nothing was sent to PayLater."
-    )
-  const refunds = internalService(container, "refundService")
-  if (!refunds) throw cannotTell()
-  const [row] = await refunds.list({ id: medusaRefundId }, { select: ["id", "metadata"], take: 1 }).catch(() => {
-    throw cannotTell()
-  })
-  const value = row?.metadata?.[BOOKING_METADATA_KEY]
-  return typeof value === "string" ? value : null
-}
-
 export interface GuardedRefundInput {
-  container: Record<string, unknown>
   api: PayLaterApi
   logger: Logger | Console
   ledger: RefundLedger
@@ -99,13 +51,15 @@ export interface GuardedRefundInput {
   amount: string
   /** Medusa's refund record id (the provider call's idempotency key). */
   medusaRefundId?: string
+  /** The Medusa payment and collection the refund is for, from the attempt ledger (null when none). */
+  payment?: { id: string | null; payment_collection_id: string | null }
   timeoutMs: number
 }
 
 /** Sends one refund under the guard and returns the payment's new data. */
 export async function sendGuardedRefund(input: GuardedRefundInput): Promise<PayLaterSessionData> {
   const { api, logger, ledger, data, orderId, amount } = input
-  const payment = await paymentOf(input.container, input.sessionId)
+  const payment = input.payment ?? { id: null, payment_collection_id: null }
   const begun = await ledger.beginRefund({
     paylater_order_id: orderId,
     amount,
@@ -116,7 +70,6 @@ export async function sendGuardedRefund(input: GuardedRefundInput): Promise<PayL
     medusa_refund_id: input.medusaRefundId ?? null,
     // Token fetch, the call and one retry after a refused token, each bounded by the timeout.
     stale_after_ms: 4 * input.timeoutMs + 60_000,
-    booking_attempt_id: await bookingOf(input.container, input.medusaRefundId),
   })
   if (begun.mode === "book") {
     logger.info(`PayLater: refund of ${amount} QAR for ${orderId} (confirmed by an operator) recorded on the order`)

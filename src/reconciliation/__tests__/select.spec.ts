@@ -48,6 +48,7 @@ function attempt(id: string, over: Partial<AttemptRecord> = {}): AttemptCandidat
       payment_collection_id: null,
       cart_id: null,
       order_id: null,
+      payment_id: null,
       amount: "360.00",
       currency_code: "qar",
       expires_at: minutesAgo(-30),

@@ -22,6 +22,8 @@ export const PayLaterAttempt = model
     payment_collection_id: model.text().nullable(),
     cart_id: model.text().nullable(),
     order_id: model.text().nullable(),
+    /** The Medusa payment PayLater's "paid" created, once settlement recorded it (refunds name it). */
+    payment_id: model.text().nullable(),
     amount: model.bigNumber(),
     currency_code: model.text(),
     expires_at: model.dateTime().nullable(),

@@ -51,6 +51,7 @@ export class MemoryRefundLedger implements RefundLedger, LedgerPort {
         payment_collection_id: null,
         cart_id: null,
         order_id: null,
+        payment_id: null,
         amount: input.amount,
         currency_code: input.currency_code.toLowerCase(),
         expires_at: input.expires_at,
