@@ -9,6 +9,7 @@ import { flagPaidAttempt, flagPaidWithoutOrder, PAID_WITHOUT_ORDER_NEXT_STEP, re
 import { ownersOf } from "../medusa-records/owners"
 import { clientForRegistration, configuredRegistrations, registrationIdOf } from "../medusa-records/registrations"
 import type { SettleInput, SettlementResult } from "./settle"
+import { takeStatusSlot } from "./transitions"
 
 /**
  * The registration an attempt was sent under: its provider's when settlement saw its session, else
@@ -40,12 +41,18 @@ function whyDetached(row: AttemptRecord): string {
  * at its word); paid means paid without an order, listed once (dedupe per PayLater order) and
  * refunded or held per `paidWithoutOrder`.
  */
-export async function settleDetachedAttempt(container: MedusaContainer, row: AttemptRecord, input: Pick<SettleInput, "signal" | "reported">): Promise<SettlementResult> {
+export async function settleDetachedAttempt(
+  container: MedusaContainer,
+  row: AttemptRecord,
+  input: Pick<SettleInput, "signal" | "reported" | "throttle_seconds">
+): Promise<SettlementResult> {
   const activity = activityModuleOf(container)!
   const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
   let current = row
   let asked = false
-  if (row.state !== "paid" && input.reported !== "pending" && input.reported !== "failed" && (input.reported === "success" || stillPayable(row, new Date()))) {
+  const wanted = row.state !== "paid" && input.reported !== "pending" && input.reported !== "failed" && (input.reported === "success" || stillPayable(row, new Date()))
+  // A public screen polling a gone session asks PayLater at most once per interval, like a live one.
+  if (wanted && (!input.throttle_seconds || (await takeStatusSlot(container, row.paylater_order_id, input.throttle_seconds)))) {
     const registration = registrationOf(container, row)
     if (!registration) {
       logger.warn(`PayLater: no registration to ask about ${row.paylater_order_id}; left open`)

@@ -3,7 +3,7 @@ import { readOrderRequestContext } from "../point-of-sale/order-context"
 import { decideOrderRequest, type OrderRequestState } from "../point-of-sale/request-state"
 import { recordAutomaticCheck } from "../activity/record"
 import { recordedPaymentOf } from "../paid-without-order/listing"
-import type { AttemptView } from "../modules/paylater-activity/attempt-state"
+import { viewOf, type AttemptView } from "../modules/paylater-activity/attempt-state"
 import { viewOfSession } from "../settlement/attempt-view"
 import type { PayLaterSessionContext } from "../medusa-records/session"
 import { settlePayLaterSession } from "../settlement/settle"
@@ -21,14 +21,17 @@ export async function settleForScreen(
   sessionId: string,
   throttleSeconds: number | null = POLL_STATUS_INTERVAL_SECONDS
 ): Promise<PayLaterSessionContext | null> {
+  return (await settleScreen(container, sessionId, throttleSeconds)).session
+}
+
+async function settleScreen(container: MedusaContainer, sessionId: string, throttleSeconds: number | null) {
   const result = await settlePayLaterSession(container, {
     session_id: sessionId,
     signal: "poll",
     ...(throttleSeconds === null ? {} : { throttle_seconds: throttleSeconds }),
   })
-  const after = result.session
-  recordAutomaticCheck(container, result, after?.for_order ? "order_widget" : "storefront")
-  return after
+  recordAutomaticCheck(container, result, result.session?.for_order ? "order_widget" : "storefront")
+  return result
 }
 
 /** The storefront waiting screen's answer (GET /store/paylater/payment-sessions/:id). */
@@ -36,8 +39,13 @@ export async function settleForScreen(
 export type WaitingScreenState = AttemptView
 
 export async function waitingScreenState(container: MedusaContainer, sessionId: string): Promise<WaitingScreenState | null> {
-  const session = await settleForScreen(container, sessionId)
-  if (session) return viewOfSession(session, new Date())
+  const result = await settleScreen(container, sessionId, POLL_STATUS_INTERVAL_SECONDS)
+  if (result.session) return viewOfSession(result.session, new Date())
+  if (result.outcome === "detached") {
+    // The session is gone (a restarted checkout, a failed completion): its row still answers.
+    const { state, expires_at } = result.attempt
+    return viewOf({ state, expires_at, order_id: null, completion_failed: true }, new Date())
+  }
   // Medusa deletes the paid session when its cart cannot become an order: say so, not "gone".
   return (await recordedPaymentOf(container, sessionId)) ? { status: "paid_not_placed" } : null
 }
