@@ -2,6 +2,9 @@ import fc from "fast-check"
 import {
   ASKING_MARGIN_MS,
   ATTEMPT_STATES,
+  completionBackoffAfter,
+  completionBackoffOf,
+  completionDue,
   EXPIRY_GRACE_MS,
   nextState,
   returnDecisionOf,
@@ -144,5 +147,31 @@ describe("viewOf and returnDecisionOf: one rule for every screen", () => {
         }
       )
     )
+  })
+})
+
+describe("a paid cart's completion is retried with backoff, not on every signal", () => {
+  it("waits 30 s, then doubles, at most an hour", () => {
+    let backoff = null as ReturnType<typeof completionBackoffAfter> | null
+    const waits: number[] = []
+    for (let i = 0; i < 10; i++) {
+      backoff = completionBackoffAfter(backoff, "Not enough stock", NOW)
+      waits.push(Date.parse(backoff.next_at) - NOW.getTime())
+    }
+    expect(waits).toEqual([30_000, 60_000, 120_000, 240_000, 480_000, 960_000, 1_920_000, 3_600_000, 3_600_000, 3_600_000])
+    expect(backoff).toMatchObject({ tries: 10, last_error: "Not enough stock" })
+  })
+
+  it("is due without a backoff, and again once its time came", () => {
+    const backoff = completionBackoffAfter(null, "x", NOW)
+    expect(completionDue(null, NOW)).toBe(true)
+    expect(completionDue(backoff, at(29_999))).toBe(false)
+    expect(completionDue(backoff, at(30_000))).toBe(true)
+  })
+
+  it("reads only a well-formed backoff from a row's detail", () => {
+    expect(completionBackoffOf({ completion: { tries: 1, next_at: NOW.toISOString(), last_error: "x" } })).toMatchObject({ tries: 1 })
+    expect(completionBackoffOf({ completion: { tries: "1" } })).toBeNull()
+    expect(completionBackoffOf(null)).toBeNull()
   })
 })
