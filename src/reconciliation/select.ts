@@ -136,8 +136,6 @@ export type Outcome =
   | "failed"
   | "expired"
   | "pending"
-  /** A deleted session PayLater reports paid: logged as an error for the operator. */
-  | "orphan_paid"
   /** Not asked: the session was settled by a webhook, return or poll between listing and asking. */
   | "skipped"
   /** PayLater did not answer (timeout, 5xx, garbage): asked again next run. */

@@ -254,7 +254,8 @@ export abstract class PayLaterBaseProvider extends AbstractPaymentProvider<PayLa
 
   /**
    * Medusa deletes the session row for good (cart changed, another method picked), but PayLater has
-   * no cancel: the link or request stays payable. A tombstone lets reconciliation find it if paid.
+   * no cancel: the link or request stays payable. Its ledger rows stay, marked session-gone, and
+   * reconciliation keeps asking about them until they expire.
    */
   async deletePayment(input: DeletePaymentInput): Promise<DeletePaymentOutput> {
     const sessionId = text(input.data, "session_id")
