@@ -287,6 +287,8 @@ export abstract class PayLaterBaseProvider extends AbstractPaymentProvider<PayLa
       amount,
       medusaRefundId: input.context?.idempotency_key,
       payment: { id: row?.payment_id ?? null, payment_collection_id: row?.payment_collection_id ?? null },
+      // How much may be refunded is the ledger's to say, not the payment data's.
+      capturedAmount: row ? toAmountText(row.raw_amount ?? row.amount) : undefined,
       timeoutMs: this.settings_.config.timeoutMs,
     })
     return { data: refunded }
