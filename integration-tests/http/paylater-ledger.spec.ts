@@ -211,6 +211,7 @@ medusaIntegrationTestRunner({
       expect(await merchant.itemsFor(first.id, "resolved")).toEqual([expect.objectContaining({ id: item.id, resolution: "refunded" })])
       // No other attempt was touched.
       expect(paylater().orders().filter((o) => o.refunds.length > 0).map((o) => o.orderId)).toEqual([first.id])
+      expect(await ledgerForCart(getContainer(), started.cart.id)).toMatchObject({ orders: 0 })
     })
 
     /** The cart's one PayLater session as the storefront reads it. */
@@ -266,6 +267,8 @@ medusaIntegrationTestRunner({
       await runScheduledJobs(getContainer(), 60)
       expect(merchant.refundsAtPayLater(sessionId)).toEqual([expect.objectContaining({ amount: "360.00", full: true })])
       expect(await merchant.itemsFor(sessionId, "resolved")).toEqual([expect.objectContaining({ id: item.id, resolution: "refunded" })])
+      // Medusa records the payment and its one refund; no order.
+      expect(await ledgerForCart(getContainer(), cartId)).toMatchObject({ orders: 0, payments: 1, refunds: 1 })
 
       // Neither before nor after that refund does the new session show the old one's state. (Its own
       // link has expired by now on PayLater's clock: an expired status is its own, not a leftover.)

@@ -10,33 +10,11 @@
  * switched on for the duration of the call, exactly as a store with the default schedule runs them.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
+import { atStoreTime } from "../../helpers/store-clock"
 import payLaterReconcileJob from "../../../src/jobs/paylater-reconcile"
 import payLaterRecoverPaymentsJob from "../../../src/jobs/paylater-recover-payments"
 
 export const MINUTE = 60_000
-
-/**
- * Moves the store's `Date` forward (timers, I/O and the database keep real time), as
- * paylater-rtp.spec.ts does for the waiting screen. Returns the undo.
- */
-export function shiftStoreClock(ms: number): () => void {
-  jest.useFakeTimers({
-    now: Date.now() + ms,
-    doNotFake: [
-      "hrtime",
-      "nextTick",
-      "performance",
-      "queueMicrotask",
-      "setImmediate",
-      "clearImmediate",
-      "setInterval",
-      "clearInterval",
-      "setTimeout",
-      "clearTimeout",
-    ],
-  })
-  return () => jest.useRealTimers()
-}
 
 let enabled = 0
 let savedSchedule: string | undefined
@@ -62,9 +40,8 @@ async function withJobsEnabled<T>(run: () => Promise<T>): Promise<T> {
  * minutes from now on the store's clock. The clock is shifted once around all of them.
  */
 export async function runScheduledJobs(container: MedusaContainer, minutesLater = 0, times = 1): Promise<void> {
-  const restore = minutesLater ? shiftStoreClock(minutesLater * MINUTE) : () => {}
-  try {
-    await withJobsEnabled(() =>
+  const runs = () =>
+    withJobsEnabled(() =>
       Promise.all(
         Array.from({ length: times }, async () => {
           await payLaterReconcileJob(container)
@@ -72,7 +49,5 @@ export async function runScheduledJobs(container: MedusaContainer, minutesLater 
         })
       )
     )
-  } finally {
-    restore()
-  }
+  await (minutesLater ? atStoreTime(minutesLater * MINUTE, runs) : runs())
 }
