@@ -16,12 +16,12 @@ const { openStore, payLaterCheckout } = require("./lib/checkout")
 const { signedBodies } = require("./lib/webhooks")
 const { round } = require("./lib/load")
 const { rssMiB, waitUntilIdle, sleep } = require("./lib/proc")
-const { round: r2 } = require("./lib/stats")
+const { bounded, round: r2 } = require("./lib/stats")
 const { report, machine, RESULTS_DIR } = require("./lib/report")
 
-const WEBHOOKS = Math.min(Number(process.env.BENCH_MEM_WEBHOOKS) || 10_000, 100_000)
-const WARMUP = Math.min(Number(process.env.BENCH_MEM_WARMUP) || 1000, 20_000)
-const SESSIONS = 10
+const WEBHOOKS = bounded("BENCH_MEM_WEBHOOKS", 10_000, 100_000, 200)
+const WARMUP = bounded("BENCH_MEM_WARMUP", 1000, 20_000, 50)
+const SESSIONS = bounded("BENCH_MEM_SESSIONS", 10, 100, 2)
 const GOAL_MIB = 20
 const EVENT_DELAY_MS = 5000
 
