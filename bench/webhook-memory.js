@@ -6,9 +6,9 @@
 //
 //   node bench/webhook-memory.js      (BENCH_MEM_WEBHOOKS=10000, BENCH_MEM_WARMUP=1000)
 //
-// The notifications are the heaviest kind: signed "success" for existing paid sessions, so every
-// one runs the route's verification, queues payment.webhook_received, and 5 s later runs Medusa's
-// payment-webhook subscriber (processPaymentWorkflow) and the plugin's own subscriber.
+// The notifications are signed "success" for existing paid sessions (a PayLater retry or duplicate):
+// every one runs the route's verification, queues paylater.webhook_received with the verified
+// fields, and 5 s later the plugin's subscriber settles it (reads, finds it paid, records activity).
 const fs = require("node:fs")
 const path = require("node:path")
 const { startStack } = require("./lib/stack")
