@@ -4,12 +4,13 @@
 //
 //   node bench/webhook-ack.js
 //   env: BENCH_ACK_ROUNDS=4  BENCH_ACK_SECONDS=5  BENCH_ACK_CONNECTIONS=10  BENCH_ACK_SESSIONS=10
+//        BENCH_ACK_WARMUP_SECONDS=2 (0 in smoke mode)
 //
 // Three kinds of round, in the order health, known, unknown, repeated:
 //   health   GET /health
 //   known    signed "success" notifications for sessions this store has (paid, ordered: what a
-//            PayLater retry or duplicate looks like); each one also queues Medusa's delayed
-//            payment.webhook_received event (5 s), whose processing is priced separately
+//            PayLater retry or duplicate looks like); each one also queues the plugin's delayed
+//            paylater.webhook_received event (5 s), whose processing is priced separately
 //   unknown  signed notifications for order ids the store does not know (200 at once; the delayed
 //            pipeline finds no session, logs it and drops it)
 //   core     (reference, not part of the goal) the same "known" bodies on Medusa's own
