@@ -93,6 +93,8 @@ const paylaterOptions = {
   merchantId: env.PAYLATER_MERCHANT_ID ?? "sandbox-merchant",
   environment: (env.PAYLATER_ENVIRONMENT as "sandbox" | "production" | undefined) ?? "sandbox",
   apiBaseUrl: env.PAYLATER_API_BASE_URL ?? "http://127.0.0.1:4010",
+  // A plain-http or loopback apiBaseUrl with environment "production" under NODE_ENV=production (docs/security.md).
+  allowInsecureApiBase: env.PAYLATER_ALLOW_INSECURE_API_BASE === "true",
   timeoutMs: env.PAYLATER_TIMEOUT_MS ? Number(env.PAYLATER_TIMEOUT_MS) : undefined,
   // Validity of a Request to Pay (1-1440 minutes); a short one lets a test watch a request expire.
   requestToPayExpiryMinutes: env.PAYLATER_RTP_EXPIRY_MINUTES ? Number(env.PAYLATER_RTP_EXPIRY_MINUTES) : undefined,

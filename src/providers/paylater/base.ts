@@ -41,6 +41,7 @@ import { payLaterClientFor } from "./clients"
 import { assertEligible, lookUpEligibility, lookUpWanted, type PaymentKind } from "./eligibility"
 import { toMedusaError } from "./errors"
 import { amountEquals, isPositive, isWithin, toAmountText } from "./money"
+import { warnOnce } from "./production-guard"
 import { resolveProviderOptions, type PayLaterProviderOptions, type ResolvedProviderOptions } from "./options"
 import {
   attemptOf,
@@ -104,6 +105,7 @@ export abstract class PayLaterBaseProvider extends AbstractPaymentProvider<PayLa
     super(cradle, options)
     this.settings_ = resolveProviderOptions(options)
     this.logger_ = PayLaterBaseProvider.loggerFrom(cradle)
+    warnOnce(this.logger_, this.settings_.warnings)
     this.api_ = this.createApi(this.settings_.config)
   }
 

@@ -3,6 +3,7 @@ import { isPayLaterError, parsePayLaterConfig } from "../../lib/paylater"
 import type { PayLaterConfig, PayLaterConfigInput } from "../../lib/paylater"
 import { readCheckoutOptions, type CheckoutOptionsInput, type CheckoutSettings } from "./checkout-options"
 import { readReconcileOptions, type ReconcileOptionsInput, type ReconcileSettings } from "./reconcile-options"
+import { configurationWarnings, isProductionProcess, productionProblems } from "./production-guard"
 import { DEFAULT_TEMPLATES, fillTemplate, unknownPlaceholders } from "./templates"
 
 /** What a merchant puts under the provider's `options` in medusa-config. */
@@ -16,6 +17,11 @@ export interface PayLaterProviderOptions extends PayLaterConfigInput, ReconcileO
   pendingUrlTemplate?: string
   /** A payment PayLater took whose cart could not become an order: refund it automatically (default) or hold it for a person. */
   paidWithoutOrder?: PaidWithoutOrderPolicy
+  /**
+   * With NODE_ENV=production and environment "production", a plain-http or loopback `apiBaseUrl` is
+   * refused at boot unless this is true (e.g. an egress proxy on localhost that does the TLS).
+   */
+  allowInsecureApiBase?: boolean
 }
 
 export const PAID_WITHOUT_ORDER_POLICIES = ["refund", "hold"] as const
@@ -38,6 +44,8 @@ export interface ResolvedProviderOptions {
   checkout: CheckoutSettings
   /** What happens to a payment PayLater took for a cart that could not become an order. */
   paidWithoutOrder: PaidWithoutOrderPolicy
+  /** Things that may run but deserve a look (production-guard.ts): logged once at boot, shown on Settings → PayLater. */
+  warnings: string[]
 }
 
 function isHttpUrl(text: string): boolean {
@@ -107,13 +115,20 @@ const providerSchema = z.object({
     .enum(PAID_WITHOUT_ORDER_POLICIES, { message: 'paidWithoutOrder must be "refund" or "hold"' })
     .optional()
     .default("refund"),
+  allowInsecureApiBase: z
+    .boolean({ message: "allowInsecureApiBase must be true or false" })
+    .optional()
+    .default(false),
 })
 
 /**
  * Validates everything at once and reports every problem in one message, so a merchant fixes the
  * configuration in one restart. Throws a plain Error: this runs at boot, before any request.
  */
-export function resolveProviderOptions(options: unknown): ResolvedProviderOptions {
+export function resolveProviderOptions(
+  options: unknown,
+  { production = isProductionProcess() }: { production?: boolean } = {}
+): ResolvedProviderOptions {
   const problems: string[] = []
   let config: PayLaterConfig | undefined
   try {
@@ -138,6 +153,15 @@ export function resolveProviderOptions(options: unknown): ResolvedProviderOption
     typeof options === "object" && options !== null ? (options as Record<string, unknown>) : {},
     problems
   )
+  if (production && config && parsed.success) {
+    problems.push(
+      ...productionProblems({
+        raw: options as Record<string, unknown>,
+        config,
+        allowInsecureApiBase: parsed.data.allowInsecureApiBase,
+      })
+    )
+  }
   if (problems.length || !config || !parsed.success) {
     throw new Error(`PayLater provider options are invalid: ${problems.join("; ")}`)
   }
@@ -153,5 +177,6 @@ export function resolveProviderOptions(options: unknown): ResolvedProviderOption
     reconcile,
     checkout,
     paidWithoutOrder: parsed.data.paidWithoutOrder,
+    warnings: configurationWarnings(config, production),
   }
 }
