@@ -40,7 +40,7 @@ import {
 import { payLaterClientFor } from "./clients"
 import { assertEligible, lookUpEligibility, lookUpWanted, type PaymentKind } from "./eligibility"
 import { toMedusaError } from "./errors"
-import { amountEquals, isPositive, isWithin, toAmountText } from "./money"
+import { amountEquals, isPositive, isWithin, toAmountText, toExactRefundAmount } from "./money"
 import { warnOnce } from "./production-guard"
 import { resolveProviderOptions, type PayLaterProviderOptions, type ResolvedProviderOptions } from "./options"
 import {
@@ -245,7 +245,7 @@ export abstract class PayLaterBaseProvider extends AbstractPaymentProvider<PayLa
     if (!orderId) {
       throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "This payment has no PayLater order to refund.")
     }
-    const amount = toAmountText(input.amount)
+    const amount = toExactRefundAmount(input.amount)
     if (!isPositive(amount)) {
       throw new MedusaError(MedusaError.Types.INVALID_DATA, "The refund amount must be greater than 0.")
     }
