@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto"
 import { ContainerRegistrationKeys, MathBN, Modules } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
+import { refundStaleAfterMs } from "../lib/paylater"
 import { activityModuleOf } from "../modules/paylater-activity/resolve"
 import type { PayLaterActivityModuleService } from "../modules/paylater-activity/service"
 import type { AttentionRecord } from "../modules/paylater-activity/types"
@@ -69,7 +70,7 @@ async function sendRefund(container: MedusaContainer, activity: PayLaterActivity
     orderId: item.paylater_order_id,
     sessionId: item.session_id,
     amount: item.amount,
-    timeoutMs: registration.options.config.timeoutMs,
+    staleAfterMs: refundStaleAfterMs(registration.options.config),
   })
 }
 

@@ -10,3 +10,4 @@ export { PayLaterClient, WEB_CHECKOUT_PATH, type PayLaterClientDeps } from "./cl
 export { TOKEN_PATH } from "./token"
 export * from "./instalments"
 export type { PayLaterOperation } from "./http"
+export { refundStaleAfterMs, sentOnceWorstCaseMs } from "./worst-case"

@@ -31,6 +31,7 @@ import type {
 import {
   type PayLaterError,
   isPayLaterError,
+  refundStaleAfterMs,
   verifyWebhook,
   type PayLaterApi,
   type PayLaterConfig,
@@ -259,7 +260,7 @@ export abstract class PayLaterBaseProvider extends AbstractPaymentProvider<PayLa
       sessionId: text(data, "session_id") ?? null,
       amount,
       medusaRefundId: input.context?.idempotency_key,
-      timeoutMs: this.settings_.config.timeoutMs,
+      staleAfterMs: refundStaleAfterMs(this.settings_.config),
     })
     return { data: refunded }
   }

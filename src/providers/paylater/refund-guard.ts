@@ -117,7 +117,8 @@ export interface GuardedRefundInput {
   amount: string
   /** Medusa's refund record id (the provider call's idempotency key). */
   medusaRefundId?: string
-  timeoutMs: number
+  /** When a pending attempt can no longer be in flight: refundStaleAfterMs of the client's configuration. */
+  staleAfterMs: number
 }
 
 /** Sends one refund under the guard and returns the payment's new data. */
@@ -132,8 +133,7 @@ export async function sendGuardedRefund(input: GuardedRefundInput): Promise<PayL
     payment_id: payment.id,
     payment_collection_id: payment.payment_collection_id,
     medusa_refund_id: input.medusaRefundId ?? null,
-    // Token fetch, the call and one retry after a refused token, each bounded by the timeout.
-    stale_after_ms: 4 * input.timeoutMs + 60_000,
+    stale_after_ms: input.staleAfterMs,
     booking_attempt_id: await bookingOf(input.container, input.medusaRefundId),
   })
   if (begun.mode === "book") {
