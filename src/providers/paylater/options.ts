@@ -2,12 +2,17 @@ import { z } from "zod"
 import { isPayLaterError, parsePayLaterConfig } from "../../lib/paylater"
 import type { PayLaterConfig, PayLaterConfigInput } from "../../lib/paylater"
 import { readCheckoutOptions, type CheckoutOptionsInput, type CheckoutSettings } from "./checkout-options"
+import { readLimitOptions, type LimitOptionsInput, type LimitSettings } from "./limit-options"
 import { readReconcileOptions, type ReconcileOptionsInput, type ReconcileSettings } from "./reconcile-options"
 import { configurationWarnings, isProductionProcess, productionProblems } from "./production-guard"
 import { DEFAULT_TEMPLATES, fillTemplate, unknownPlaceholders } from "./templates"
 
 /** What a merchant puts under the provider's `options` in medusa-config. */
-export interface PayLaterProviderOptions extends PayLaterConfigInput, ReconcileOptionsInput, CheckoutOptionsInput {
+export interface PayLaterProviderOptions
+  extends PayLaterConfigInput,
+    ReconcileOptionsInput,
+    CheckoutOptionsInput,
+    LimitOptionsInput {
   /** Public URL of this Medusa server; PayLater sends the shopper back to its return route. */
   backendUrl: string
   /** Storefront base, available to templates as {storefront_url}. */
@@ -42,6 +47,8 @@ export interface ResolvedProviderOptions {
   reconcile: ReconcileSettings
   /** Instalment plans shown to shoppers and the shopper look-up before a payment (checkout-options.ts). */
   checkout: CheckoutSettings
+  /** How often a storefront may push, look up or create links per mobile number and per cart (limit-options.ts). */
+  limits: LimitSettings
   /** What happens to a payment PayLater took for a cart that could not become an order. */
   paidWithoutOrder: PaidWithoutOrderPolicy
   /** Things that may run but deserve a look (production-guard.ts): logged once at boot, shown on Settings → PayLater. */
@@ -153,6 +160,10 @@ export function resolveProviderOptions(
     typeof options === "object" && options !== null ? (options as Record<string, unknown>) : {},
     problems
   )
+  const limits = readLimitOptions(
+    typeof options === "object" && options !== null ? (options as Record<string, unknown>) : {},
+    problems
+  )
   if (production && config && parsed.success) {
     problems.push(
       ...productionProblems({
@@ -176,6 +187,7 @@ export function resolveProviderOptions(
     },
     reconcile,
     checkout,
+    limits,
     paidWithoutOrder: parsed.data.paidWithoutOrder,
     warnings: configurationWarnings(config, production),
   }

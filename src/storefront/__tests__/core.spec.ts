@@ -77,8 +77,8 @@ describe("starting a payment", () => {
   })
 
   it.each([
-    [400, SHOPPER_MESSAGES.no_account.en, "no_account", "refused"],
-    [400, SHOPPER_MESSAGES.limit_too_low.en, "limit_too_low", "refused"],
+    [400, SHOPPER_MESSAGES.not_eligible.en, "not_eligible", "refused"],
+    [429, SHOPPER_MESSAGES.too_many_requests.en, "too_many_requests", "try_later"],
     [400, "The mobile number must be a Qatar mobile number: 8 digits starting with 3, 5, 6 or 7 (e.g. 3312 3456).", "invalid_mobile", "refused"],
     [400, SHOPPER_MESSAGES.duplicate.en, "duplicate", "refused"],
     [422, SHOPPER_MESSAGES.try_later.en, "try_later", "try_later"],
