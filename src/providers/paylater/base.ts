@@ -31,6 +31,7 @@ import type {
 import {
   type PayLaterError,
   isPayLaterError,
+  logRef,
   refundStaleAfterMs,
   verifyWebhook,
   type PayLaterApi,
@@ -224,7 +225,7 @@ export abstract class PayLaterBaseProvider extends AbstractPaymentProvider<PayLa
     const data = (input.data ?? {}) as PayLaterSessionData
     if (data.paylater_status === "success") {
       this.logger_.warn(
-        `PayLater: payment ${data.paylater_order_id ?? "?"} was canceled in Medusa but is paid at PayLater; refund it to return the money.`
+        `PayLater: payment ${logRef(data.paylater_order_id)} was canceled in Medusa but is paid at PayLater; refund it to return the money.`
       )
     }
     return { data }
@@ -309,7 +310,7 @@ export abstract class PayLaterBaseProvider extends AbstractPaymentProvider<PayLa
       return await this.api_.getPaymentStatus(orderId)
     } catch (error) {
       this.logger_.warn(
-        `PayLater: status of ${orderId} unavailable (${isPayLaterError(error) ? error.code : "unknown"})`
+        `PayLater: status of ${logRef(orderId)} unavailable (${isPayLaterError(error) ? error.code : "unknown"})`
       )
       throw toMedusaError(error, "status")
     }
@@ -354,7 +355,7 @@ export abstract class PayLaterBaseProvider extends AbstractPaymentProvider<PayLa
         throw toMedusaError(error, "create")
       }
       this.logger_.warn(
-        `PayLater: starting ${orderIdForAttempt(sessionId, attempt)} failed (${error.code}); retrying once as ${orderIdForAttempt(sessionId, attempt + 1)}`
+        `PayLater: starting ${logRef(orderIdForAttempt(sessionId, attempt))} failed (${error.code}); retrying once as ${logRef(orderIdForAttempt(sessionId, attempt + 1))}`
       )
     }
     try {

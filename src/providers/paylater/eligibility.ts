@@ -1,6 +1,6 @@
 import { MedusaError } from "@medusajs/framework/utils"
 import type { Logger } from "@medusajs/framework/types"
-import { maskMobile, normalizeQatarMobile, type PayLaterApi, type Shopper } from "../../lib/paylater"
+import { logRef, maskMobile, normalizeQatarMobile, type PayLaterApi, type Shopper } from "../../lib/paylater"
 import { SHOPPER_MESSAGES } from "../../storefront/messages"
 import type { EligibilityMode } from "./checkout-options"
 import { isWithin } from "./money"
@@ -109,7 +109,7 @@ export function lookUpWanted(mode: EligibilityMode, kind: PaymentKind): boolean 
 export function assertEligible(outcome: EligibilityOutcome, logger: Logger | Console, reference: string): void {
   if (outcome.kind === "no_account" || outcome.kind === "limit_too_low") {
     logger.info(
-      `PayLater: ${reference} not started: ${outcome.kind === "no_account" ? "no PayLater account for the mobile number and email" : "the shopper's spending limit is below the total"}`
+      `PayLater: ${logRef(reference)} not started: ${outcome.kind === "no_account" ? "no PayLater account for the mobile number and email" : "the shopper's spending limit is below the total"}`
     )
     throw new MedusaError(MedusaError.Types.NOT_ALLOWED, SHOPPER_MESSAGES.not_eligible.en, ELIGIBILITY_ERROR_CODE)
   }
