@@ -90,8 +90,11 @@ medusaIntegrationTestRunner({
         expect(sixth.status).toBe(429)
         expect(sixth.data).toEqual(TOO_MANY)
         expect(sent("rtp")).toBe(before)
-        // Another cart is not held back by this one.
-        expect((await startSession((await newCollection()).collectionId, PAYLATER_RTP_PROVIDER_ID, { mobile_number: numbers[5] })).status).toBe(200)
+        // Another cart is not held back by this one: the push is sent (PayLater refuses a number
+        // without an account, 422, but that is PayLater's answer, not ours).
+        const elsewhere = await startSession((await newCollection()).collectionId, PAYLATER_RTP_PROVIDER_ID, { mobile_number: numbers[5] })
+        expect(elsewhere.status).not.toBe(429)
+        expect(sent("rtp")).toBeGreaterThan(before)
       })
 
       it("a cart's 11th payment link within the hour gets 429 and PayLater creates 10", async () => {

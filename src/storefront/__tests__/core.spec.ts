@@ -100,6 +100,13 @@ describe("starting a payment", () => {
     expect(toCheckoutError(error)).toBe(error)
   })
 
+  it("takes any 429 (a proxy's too) as too many requests, with the kit's own message", async () => {
+    store.on(SESSIONS_PATH, { status: 429, body: { message: "Too Many Requests" } })
+    const error = await startRequestToPay(store.sdk, cart, { mobileNumber: "5111 8021" }).catch((e) => e)
+    expect(error).toMatchObject({ code: "too_many_requests", kind: "try_later", status: 429, message: SHOPPER_MESSAGES.too_many_requests.en })
+    expect(error.messageIn("ar")).toBe(SHOPPER_MESSAGES.too_many_requests.ar)
+  })
+
   it("suggests the shipping address's phone as the PayLater number", () => {
     expect(suggestedMobileNumber(cart)).toBe("+974 5111 8021")
     expect(suggestedMobileNumber({ id: "c", shipping_address: null })).toBe("")
