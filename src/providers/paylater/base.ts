@@ -4,6 +4,7 @@ import {
   PaymentActions,
   PaymentSessionStatus,
 } from "@medusajs/framework/utils"
+import { logger as medusaLogger } from "@medusajs/framework/logger"
 import type {
   AuthorizePaymentInput,
   AuthorizePaymentOutput,
@@ -86,8 +87,9 @@ const PATH_PREFIX = "/paylater/return"
  * PayLater status 2, and no create or refund is ever sent twice under the same id.
  */
 export abstract class PayLaterBaseProvider extends AbstractPaymentProvider<PayLaterProviderOptions> {
+  /** Runs when Medusa loads the provider (boot); the provider itself is built at first use. */
   static validateOptions(options: Record<string, unknown>): void {
-    resolveProviderOptions(options)
+    warnOnce(medusaLogger, resolveProviderOptions(options).warnings)
   }
 
   protected readonly settings_: ResolvedProviderOptions
@@ -107,7 +109,6 @@ export abstract class PayLaterBaseProvider extends AbstractPaymentProvider<PayLa
     super(cradle, options)
     this.settings_ = resolveProviderOptions(options)
     this.logger_ = PayLaterBaseProvider.loggerFrom(cradle)
-    warnOnce(this.logger_, this.settings_.warnings)
     this.api_ = this.createApi(this.settings_.config)
   }
 

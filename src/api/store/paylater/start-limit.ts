@@ -11,12 +11,19 @@ import { SHOPPER_MESSAGES } from "../../../storefront/messages"
  * its cart and mobile number (src/limits). Over budget: 429 with the shopper's message and nothing
  * reaches the provider, so nothing reaches PayLater. Other providers pass untouched.
  */
+async function collectionExists(req: MedusaRequest, id: string | undefined): Promise<boolean> {
+  if (!id) return false
+  const [found] = await req.scope.resolve(Modules.PAYMENT).listPaymentCollections({ id }, { select: ["id"], take: 1 })
+  return !!found
+}
+
 export async function limitPayLaterStarts(req: MedusaRequest, res: MedusaResponse, next: MedusaNextFunction): Promise<void> {
   try {
     const body = (req.body ?? {}) as { provider_id?: unknown; data?: unknown }
     const providerId = typeof body.provider_id === "string" ? body.provider_id : ""
     const options = registeredProviderOptions(req.scope, providerId)
-    if (!options) {
+    if (!options || !(await collectionExists(req, req.params.id))) {
+      // Not PayLater, or Medusa answers 404 itself: no budget is spent (and no lock key made) for it.
       return next()
     }
     const verdict = await spendPaymentStartBudget(req.scope.resolve(Modules.LOCKING), options, {
