@@ -4,7 +4,9 @@ import {
   fetchInstalments,
   isFinalState,
   nextDelay,
+  payLaterButtonText,
   PayLaterCheckoutError,
+  payLaterChoice,
   paymentWasTaken,
   pollRequestToPay,
   readPayLaterReturn,
@@ -192,6 +194,28 @@ describe("return parameters", () => {
     expect(failureMessage(ret.failure)).toMatch(/payment was received but the order could not be placed; it will be refunded/)
     expect(failureMessage(ret.failure)).not.toMatch(/declined/i)
     expect(isFinalState({ status: "paid_not_placed" })).toBe(true)
+  })
+})
+
+describe("the shopper's choice of PayLater", () => {
+  const declinedLink = { payment_collection: { payment_sessions: [{ id: "payses_1", provider_id: "pp_paylater_paylater", status: "error", data: {} }] } }
+
+  it("comes from the URL first, else from the cart's PayLater session, whatever its state", () => {
+    expect(payLaterChoice("?step=review&paylater=pp_paylater-rtp_paylater", declinedLink)).toBe("pp_paylater-rtp_paylater")
+    // Back on the payment step after PayLater declined: the link stays chosen.
+    expect(payLaterChoice(new URLSearchParams("step=payment&paylater_error=declined"), declinedLink)).toBe("pp_paylater_paylater")
+    expect(payLaterChoice("paylater=pp_system_default", declinedLink)).toBe("pp_paylater_paylater")
+    const manual = { payment_collection: { payment_sessions: [{ id: "payses_2", provider_id: "pp_system_default" }] } }
+    expect(payLaterChoice("step=payment", manual)).toBeNull()
+    expect(payLaterChoice(null, null)).toBeNull()
+  })
+
+  it("names the button the shopper will press, in English and Arabic", () => {
+    expect(payLaterButtonText("pp_paylater_paylater")).toBe("Pay with PayLater")
+    expect(payLaterButtonText("pp_paylater-rtp_paylater")).toBe("Send the request to my app")
+    expect(payLaterButtonText("pp_paylater-rtp_paylater", "ar")).toBe("أرسل الطلب إلى تطبيقي")
+    expect(payLaterButtonText("pp_stripe_stripe")).toBeNull()
+    expect(payLaterButtonText(null)).toBeNull()
   })
 })
 
