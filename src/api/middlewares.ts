@@ -1,4 +1,5 @@
 import { defineMiddlewares } from "@medusajs/framework/http"
+import { limitPayLaterStarts } from "./store/paylater/start-limit"
 
 export default defineMiddlewares({
   routes: [
@@ -8,6 +9,12 @@ export default defineMiddlewares({
       matcher: "/paylater/webhooks",
       method: ["POST"],
       bodyParser: false,
+    },
+    {
+      // Each PayLater session pushes to a phone or creates a link at PayLater: budgets per number and cart.
+      matcher: "/store/payment-collections/:id/payment-sessions",
+      method: ["POST"],
+      middlewares: [limitPayLaterStarts],
     },
   ],
 })

@@ -1,6 +1,6 @@
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
-import type { PaymentStatus } from "../lib/paylater"
+import { logRef, type PaymentStatus } from "../lib/paylater"
 import { saveTombstones, type SessionTombstone } from "../providers/paylater/tombstones"
 import { recordAutomaticCheck } from "../activity/record"
 import { activityModuleOf } from "../modules/paylater-activity/resolve"
@@ -43,11 +43,11 @@ export async function reconcileSession(container: MedusaContainer, candidate: Se
     // Also listed by the settlement's announcement; repeated here (idempotent) in case that was lost.
     await flagPaidWithoutOrder(container, candidate.session_id, { signal: "reconciliation", error: result.error })
     logger.error(
-      `PayLater: payment ${result.session.session_data.paylater_order_id ?? result.session.session_id} (PayLater ref ${result.session.session_data.paylater_ref ?? "?"}, ${result.session.session_data.amount ?? "?"} QAR) is paid and recorded, but cart ${result.cart_id} could not be turned into an order. ` +
+      `PayLater: payment ${logRef(result.session.session_data.paylater_order_id ?? result.session.session_id)} (PayLater ref ${result.session.session_data.paylater_ref ?? "?"}, ${result.session.session_data.amount ?? "?"} QAR) is paid and recorded, but cart ${logRef(result.cart_id)} could not be turned into an order (Settings → PayLater lists it). ` +
         PAID_WITHOUT_ORDER_NEXT_STEP
     )
   } else if (outcome === "paid" && result.changed) {
-    logger.info(`PayLater reconciliation: ${candidate.session_id} was paid at PayLater; processed as its webhook would have been`)
+    logger.info(`PayLater reconciliation: ${logRef(candidate.session_id)} was paid at PayLater; processed as its webhook would have been`)
   }
   return outcome
 }
@@ -104,7 +104,7 @@ export async function reconcileTombstone(
   const t = candidate.tombstone
   const client = clientForRegistration(container, registrationId)
   if (!client) {
-    logger.warn(`PayLater reconciliation: no options found for provider ${t.provider_id}; deleted session ${t.session_id} not checked`)
+    logger.warn(`PayLater reconciliation: no options found for provider ${t.provider_id}; deleted session ${logRef(t.session_id)} not checked`)
     return "unavailable"
   }
   let status: PaymentStatus
@@ -131,7 +131,7 @@ export async function reconcileTombstone(
       reason: `it was paid on an earlier link or request of session ${t.session_id}, replaced by ${t.superseded_by} for a new amount`,
       detail: { signal: "reconciliation", paylater_ref: status.payLaterOrderId ?? null, superseded_by: t.superseded_by },
     })
-    logger.error(`PayLater: ${flagged?.summary ?? `superseded attempt ${t.paylater_order_id} is paid, ${t.amount} QAR`}`)
+    logger.error(`PayLater: ${flagged?.summary ?? `superseded attempt ${logRef(t.paylater_order_id)} is paid, ${t.amount} QAR`}`)
     await markPaid()
     return "paid_without_order"
   }
@@ -145,16 +145,16 @@ export async function reconcileTombstone(
   if (status.code === 2) {
     await flagOrphan(container, candidate, status.payLaterOrderId ?? null)
     logger.error(
-      `PayLater: ORPHANED PAYMENT. PayLater order ${t.paylater_order_id} (PayLater ref ${status.payLaterOrderId ?? "?"}) is PAID, ${t.amount} QAR, ` +
-        `but its Medusa payment session ${t.session_id} was deleted on ${t.deleted_at} (the cart changed or another payment method was chosen). ` +
-        `Cart: ${candidate.cart_id ?? "none"}; order: ${candidate.order_id ?? "none (the cart has no order)"}; payment collection: ${candidate.payment_collection_id}. ` +
+      `PayLater: ORPHANED PAYMENT. PayLater order ${logRef(t.paylater_order_id)} (PayLater ref ${status.payLaterOrderId ?? "?"}) is PAID, ${t.amount} QAR, ` +
+        `but its Medusa payment session ${logRef(t.session_id)} was deleted on ${t.deleted_at} (the cart changed or another payment method was chosen). ` +
+        `Cart: ${candidate.cart_id ? logRef(candidate.cart_id) : "none"}; order: ${candidate.order_id ?? "none (the cart has no order)"}; the full ids are on Settings → PayLater. ` +
         (candidate.order_id
-          ? `The cart was completed with another payment, so the shopper has paid twice: refund ${t.paylater_order_id} in PayLater's merchant portal.`
-          : `No order was placed for this money: contact the shopper, then create the order by hand (e.g. a draft order) or refund ${t.paylater_order_id} in PayLater's merchant portal.`) +
+          ? `The cart was completed with another payment, so the shopper has paid twice: refund ${logRef(t.paylater_order_id)} in PayLater's merchant portal.`
+          : `No order was placed for this money: contact the shopper, then create the order by hand (e.g. a draft order) or refund ${logRef(t.paylater_order_id)} in PayLater's merchant portal.`) +
         ` PayLater accepts a refund from 10 minutes after the payment. Reported once.`
     )
     if (!(await markPaid())) {
-      logger.error(`PayLater reconciliation: could not mark orphaned payment ${t.paylater_order_id} as reported; it will be reported again`)
+      logger.error(`PayLater reconciliation: could not mark orphaned payment ${logRef(t.paylater_order_id)} as reported; it will be reported again`)
     }
     return "orphan_paid"
   }

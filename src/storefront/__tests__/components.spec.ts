@@ -136,12 +136,12 @@ describe("RequestToPayForm", () => {
     expect(sent?.body.data).toEqual({ mobile_number: "+974 5111 8021", email: "noor@example.qa" })
   })
 
-  it("shows 'no PayLater account' at once, in Arabic, marking the field", async () => {
-    store.on("POST /store/payment-collections/*", { status: 400, body: { type: "not_allowed", message: SHOPPER_MESSAGES.no_account.en } })
+  it("shows 'PayLater cannot take this payment' at once, in Arabic, marking the field", async () => {
+    store.on("POST /store/payment-collections/*", { status: 400, body: { type: "not_allowed", message: SHOPPER_MESSAGES.not_eligible.en } })
     await mount("rtp-form", { cart, locale: "ar" })
     await page.click("#rtp-send")
     await page.locator('#rtp-error[data-kind="refused"]').waitFor()
-    expect(await page.textContent("#rtp-error")).toBe(SHOPPER_MESSAGES.no_account.ar)
+    expect(await page.textContent("#rtp-error")).toBe(SHOPPER_MESSAGES.not_eligible.ar)
     expect(await page.getAttribute("#rtp-mobile", "aria-invalid")).toBe("true")
     expect(await page.isEnabled("#rtp-send")).toBe(true)
   })

@@ -79,8 +79,8 @@ describe("starting a payment", () => {
   })
 
   it.each([
-    [400, SHOPPER_MESSAGES.no_account.en, "no_account", "refused"],
-    [400, SHOPPER_MESSAGES.limit_too_low.en, "limit_too_low", "refused"],
+    [400, SHOPPER_MESSAGES.not_eligible.en, "not_eligible", "refused"],
+    [429, SHOPPER_MESSAGES.too_many_requests.en, "too_many_requests", "try_later"],
     [400, "The mobile number must be a Qatar mobile number: 8 digits starting with 3, 5, 6 or 7 (e.g. 3312 3456).", "invalid_mobile", "refused"],
     [400, SHOPPER_MESSAGES.duplicate.en, "duplicate", "refused"],
     [422, SHOPPER_MESSAGES.try_later.en, "try_later", "try_later"],
@@ -100,6 +100,13 @@ describe("starting a payment", () => {
     const error = await startRequestToPay(store.sdk, cart, { mobileNumber: "5111 8021" }).catch((e) => e)
     expect(error).toMatchObject({ code: "network", kind: "network", status: null })
     expect(toCheckoutError(error)).toBe(error)
+  })
+
+  it("takes any 429 (a proxy's too) as too many requests, with the kit's own message", async () => {
+    store.on(SESSIONS_PATH, { status: 429, body: { message: "Too Many Requests" } })
+    const error = await startRequestToPay(store.sdk, cart, { mobileNumber: "5111 8021" }).catch((e) => e)
+    expect(error).toMatchObject({ code: "too_many_requests", kind: "try_later", status: 429, message: SHOPPER_MESSAGES.too_many_requests.en })
+    expect(error.messageIn("ar")).toBe(SHOPPER_MESSAGES.too_many_requests.ar)
   })
 
   it("suggests the shipping address's phone as the PayLater number", () => {

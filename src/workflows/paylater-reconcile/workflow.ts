@@ -5,6 +5,7 @@ import { loadSessionCandidates, loadTombstoneCandidates } from "../../reconcilia
 import { reconcileSession, reconcileTombstone } from "../../reconciliation/reconcile-payment"
 import { idOf, payLaterLooksDown, runPool, selectBatch, type Candidate, type Outcome } from "../../reconciliation/select"
 import { readRegistrations, registrationIdOf, runSettings } from "../../settlement/registrations"
+import { logRef } from "../../lib/paylater"
 
 /** One reconciliation run at a time: per process with the in-memory locking module, per store with locking-redis. */
 export const RECONCILE_LOCK_KEY = "paylater:reconcile"
@@ -145,7 +146,7 @@ export const reconcilePayLaterBatchStep = createStep(
         return await reconcileTombstone(container, candidate, registrationId)
       } catch (error) {
         logger.warn(
-          `PayLater reconciliation: ${candidate.kind} ${idOf(candidate)} failed (${error instanceof Error ? error.message : String(error)}); retried next run`
+          `PayLater reconciliation: ${candidate.kind} ${logRef(idOf(candidate))} failed (${error instanceof Error ? error.message : String(error)}); retried next run`
         )
         return "unavailable"
       }
