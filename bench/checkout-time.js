@@ -14,11 +14,11 @@
 const { startStack } = require("./lib/stack")
 const { openStore, payLaterCheckout, systemCheckout } = require("./lib/checkout")
 const { waitUntilIdle } = require("./lib/proc")
-const { median, percentile, round: r2 } = require("./lib/stats")
+const { bounded, median, percentile, round: r2 } = require("./lib/stats")
 const { report, machine } = require("./lib/report")
 
-const N = Math.min(Number(process.env.BENCH_CHECKOUT_N) || 30, 500)
-const WARMUP = 3
+const N = bounded("BENCH_CHECKOUT_N", 30, 500, 2)
+const WARMUP = bounded("BENCH_CHECKOUT_WARMUP", 3, 20, 1)
 const GOAL = 1.25
 
 async function timed(fn) {

@@ -8,7 +8,7 @@
 const { startStack } = require("./lib/stack")
 const { openStore, payLaterCheckout } = require("./lib/checkout")
 const { waitUntilIdle } = require("./lib/proc")
-const { round: r2 } = require("./lib/stats")
+const { bounded, round: r2 } = require("./lib/stats")
 const { report, machine } = require("./lib/report")
 const { registerTs } = require("./lib/ts")
 
@@ -17,7 +17,7 @@ const { decideOnLink } = require("../integration-tests/http/paylater-link/shoppe
 const { SANDBOX_DEFAULTS } = require("../src/sandbox/index.ts")
 const { refreshMoment } = require("../src/lib/paylater/token.ts")
 
-const CHECKOUTS = Math.min(Number(process.env.BENCH_CHECKOUTS) || 100, 1000)
+const CHECKOUTS = bounded("BENCH_CHECKOUTS", 100, 1000, 2)
 const MERCHANT_API = new Set(["token", "link", "rtp", "status", "refund", "shopper"])
 const EVENT_DELAY_MS = 5000
 

@@ -2,20 +2,31 @@
 // Runs every benchmark, one after another (each boots and stops its own server: no run leaves
 // deferred work behind for the next), then prints one summary table from their JSON results.
 //
-//   node bench/run-all.js                      all five
+//   node bench/run-all.js                      all six
 //   node bench/run-all.js verify checkout-time only these
+//   node bench/run-all.js --smoke              all six with tiny counts (BENCH_SMOKE=1): proves each
+//                                              still runs to its figure; nothing is timed or judged.
+//                                              Ends with "N passed, N failed"; exit 1 if one failed.
 const fs = require("node:fs")
 const path = require("node:path")
 const { spawn } = require("node:child_process")
+
+const args = process.argv.slice(2)
+const smoke = args.includes("--smoke")
+// Before ./lib/report is loaded: it picks the results folder by smoke mode.
+if (smoke) process.env.BENCH_SMOKE = "1"
 const { RESULTS_DIR, machine } = require("./lib/report")
 
 const ALL = ["verify", "outbound-calls", "checkout-time", "webhook-ack", "webhook-memory", "settlement"]
-const wanted = process.argv.slice(2).length ? process.argv.slice(2) : ALL
+const named = args.filter((a) => a !== "--smoke")
+const wanted = named.length ? named : ALL
 const unknown = wanted.filter((n) => !ALL.includes(n))
 if (unknown.length) {
   console.error(`unknown benchmark(s): ${unknown.join(", ")}; choose from ${ALL.join(", ")}`)
   process.exit(2)
 }
+// A smoke run that hangs is a failure, not a stuck CI job (the slowest takes about a minute).
+const SMOKE_LIMIT_MS = 5 * 60_000
 
 let current = null
 for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
@@ -29,34 +40,44 @@ for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
 function run(name) {
   return new Promise((resolve) => {
     const started = Date.now()
+    let timedOut = false
     current = spawn(process.execPath, [path.join(__dirname, `${name}.js`)], { stdio: "inherit" })
+    const timer = smoke
+      ? setTimeout(() => {
+          timedOut = true
+          current?.kill("SIGTERM")
+        }, SMOKE_LIMIT_MS)
+      : null
     current.on("exit", (code, signal) => {
       current = null
-      if (signal) process.exit(130)
-      resolve({ code, seconds: Math.round((Date.now() - started) / 1000) })
+      if (timer) clearTimeout(timer)
+      if (signal && !timedOut) process.exit(130)
+      resolve({ code: timedOut ? 1 : code, timedOut, seconds: Math.round((Date.now() - started) / 1000) })
     })
   })
 }
 
 async function main() {
   const at = machine()
-  console.log(`benchmarks: ${wanted.join(", ")}; ${at.cpus} cpus, load ${at.loadavg.join(", ")}, ${at.date}`)
+  console.log(`benchmarks${smoke ? " (smoke)" : ""}: ${wanted.join(", ")}; ${at.cpus} cpus, load ${at.loadavg.join(", ")}, ${at.date}`)
   const rows = []
   for (const name of wanted) {
     const file = path.join(RESULTS_DIR, `${name}.json`)
     fs.rmSync(file, { force: true })
-    console.log(`\n===== ${name}`)
-    const { code, seconds } = await run(name)
+    console.log(`\n===== ${name}${smoke ? " (smoke)" : ""}`)
+    const { code, seconds, timedOut } = await run(name)
     const result = code === 0 && fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, "utf8")) : null
-    rows.push({ name, seconds, result })
+    rows.push({ name, seconds, result, timedOut })
   }
-  console.log(`\n${"=".repeat(100)}\nSUMMARY (${new Date().toISOString()}, load now ${machine().loadavg.join(", ")})`)
-  for (const { name, seconds, result } of rows) {
-    const verdict = !result ? "FAILED TO RUN" : result.met ? "met" : "MISSED"
+  console.log(`\n${"=".repeat(100)}\nSUMMARY${smoke ? " (smoke: tiny counts, figures are not measurements)" : ""} (${new Date().toISOString()}, load now ${machine().loadavg.join(", ")})`)
+  for (const { name, seconds, result, timedOut } of rows) {
+    const verdict = !result ? (timedOut ? "TIMED OUT" : "FAILED TO RUN") : smoke ? "ran" : result.met ? "met" : "MISSED"
     console.log(`\n${name.padEnd(15)} ${verdict.padEnd(13)} (${seconds} s)`)
     if (result) console.log(`  goal: ${result.goal}\n  ${result.headline}`)
   }
-  process.exitCode = rows.every((r) => r.result) ? 0 : 1
+  const failed = rows.filter((r) => !r.result).length
+  if (smoke) console.log(`\n${rows.length - failed} passed, ${failed} failed`)
+  process.exitCode = failed ? 1 : 0
 }
 
 main()

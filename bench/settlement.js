@@ -23,10 +23,11 @@ const { cpuMs, waitUntilIdle, sleep } = require("./lib/proc")
 const { bounded, median, percentile, round: r2 } = require("./lib/stats")
 const { report, machine } = require("./lib/report")
 
-const N = bounded("BENCH_SETTLE_N", 20, 200)
-const DECLINED = bounded("BENCH_SETTLE_DECLINED", 5, 50)
-const NEW = bounded("BENCH_SETTLE_NEW", 20, 200)
-const DUPES = bounded("BENCH_SETTLE_DUPES", 200, 5000)
+const N = bounded("BENCH_SETTLE_N", 20, 200, 1)
+const DECLINED = bounded("BENCH_SETTLE_DECLINED", 5, 50, 1)
+const NEW = bounded("BENCH_SETTLE_NEW", 20, 200, 1)
+const DUPES = bounded("BENCH_SETTLE_DUPES", 200, 5000, 10)
+const WARMUP_PAIRS = bounded("BENCH_SETTLE_WARMUP", 3, 20, 1)
 const EVENT_DELAY_MS = 5000
 const GOALS = { returnRatio: 1.1, paidDeferredMs: 5 }
 
@@ -73,7 +74,7 @@ async function main() {
     const db = (text, values) => sql(stack.databaseUrl, text, values)
 
     // ---- return route vs cart completion
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < WARMUP_PAIRS; i++) {
       await payLaterCheckout(store, approve)
       await systemCheckout(store)
     }

@@ -12,7 +12,7 @@
 // the wall-clock rate is reported next to it. A floor is measured too: the bare MD5 + HMAC-SHA256
 // that every verification must do, so the rest (validation, constant-time compare) shows.
 const { registerTs } = require("./lib/ts")
-const { median, round } = require("./lib/stats")
+const { bounded, median, round } = require("./lib/stats")
 const { report, machine } = require("./lib/report")
 
 registerTs()
@@ -20,9 +20,9 @@ const { signWebhook, verifyWebhook, computeTxHash, computeSignature } = require(
 
 const SECRET = "sandbox-webhook-secret"
 const MERCHANT = "sandbox-merchant"
-const ROUNDS = Math.min(Number(process.env.BENCH_VERIFY_ROUNDS) || 9, 50)
-const ROUND_MS = Math.min(Number(process.env.BENCH_VERIFY_ROUND_MS) || 1000, 10_000)
-const WARMUP_MS = 1000
+const ROUNDS = bounded("BENCH_VERIFY_ROUNDS", 9, 50, 2)
+const ROUND_MS = bounded("BENCH_VERIFY_ROUND_MS", 1000, 10_000, 200)
+const WARMUP_MS = bounded("BENCH_VERIFY_WARMUP_MS", 1000, 10_000, 200)
 const GOAL = 100_000
 
 // Shaped like real notifications: a payment session id as orderId, ms timestamp, short comment.

@@ -4,12 +4,13 @@
 //
 //   node bench/webhook-ack.js
 //   env: BENCH_ACK_ROUNDS=4  BENCH_ACK_SECONDS=5  BENCH_ACK_CONNECTIONS=10  BENCH_ACK_SESSIONS=10
+//        BENCH_ACK_WARMUP_SECONDS=2 (0 in smoke mode)
 //
 // Three kinds of round, in the order health, known, unknown, repeated:
 //   health   GET /health
 //   known    signed "success" notifications for sessions this store has (paid, ordered: what a
-//            PayLater retry or duplicate looks like); each one also queues Medusa's delayed
-//            payment.webhook_received event (5 s), whose processing is priced separately
+//            PayLater retry or duplicate looks like); each one also queues the plugin's delayed
+//            paylater.webhook_received event (5 s), whose processing is priced separately
 //   unknown  signed notifications for order ids the store does not know (200 at once; the delayed
 //            pipeline finds no session, logs it and drops it)
 //   core     (reference, not part of the goal) the same "known" bodies on Medusa's own
@@ -26,10 +27,12 @@ const { cpuMs, waitUntilIdle } = require("./lib/proc")
 const { bounded, median, round: r2 } = require("./lib/stats")
 const { report, machine } = require("./lib/report")
 
-const ROUNDS = bounded("BENCH_ACK_ROUNDS", 4, 20)
-const SECONDS = bounded("BENCH_ACK_SECONDS", 5, 60)
+const ROUNDS = bounded("BENCH_ACK_ROUNDS", 4, 20, 1)
+const SECONDS = bounded("BENCH_ACK_SECONDS", 5, 60, 1)
 const CONNECTIONS = bounded("BENCH_ACK_CONNECTIONS", 10, 200)
-const SESSIONS = bounded("BENCH_ACK_SESSIONS", 10, 200)
+const SESSIONS = bounded("BENCH_ACK_SESSIONS", 10, 200, 2)
+// Seconds of each kind before the measured rounds (none in smoke mode: nothing is measured there).
+const WARMUP_S = bounded("BENCH_ACK_WARMUP_SECONDS", 2, 30, 0)
 const EVENT_DELAY_MS = 5000
 // Issue 13: at least Medusa's own /hooks/payment route, and 0.6x GET /health, in throughput and p99.
 const GOALS = { core: 1.0, health: 0.6 }
@@ -71,8 +74,10 @@ async function main() {
       return { kind, ...res, cpuMsPerReqInWindow: cpuWindow / res.total, cpuMsPerReqToIdle: cpuTotal / res.total, idle }
     }
 
-    console.log("warm-up (2 s of each kind) ...")
-    for (const kind of Object.keys(kinds)) await runOne(kind, 2)
+    if (WARMUP_S > 0) {
+      console.log(`warm-up (${WARMUP_S} s of each kind) ...`)
+      for (const kind of Object.keys(kinds)) await runOne(kind, WARMUP_S)
+    }
 
     const rows = []
     for (let i = 0; i < ROUNDS; i++) {

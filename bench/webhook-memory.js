@@ -6,9 +6,9 @@
 //
 //   node bench/webhook-memory.js      (BENCH_MEM_WEBHOOKS=10000, BENCH_MEM_WARMUP=1000)
 //
-// The notifications are the heaviest kind: signed "success" for existing paid sessions, so every
-// one runs the route's verification, queues payment.webhook_received, and 5 s later runs Medusa's
-// payment-webhook subscriber (processPaymentWorkflow) and the plugin's own subscriber.
+// The notifications are signed "success" for existing paid sessions (a PayLater retry or duplicate):
+// every one runs the route's verification, queues paylater.webhook_received with the verified
+// fields, and 5 s later the plugin's subscriber settles it (reads, finds it paid, records activity).
 const fs = require("node:fs")
 const path = require("node:path")
 const { startStack } = require("./lib/stack")
@@ -16,12 +16,12 @@ const { openStore, payLaterCheckout } = require("./lib/checkout")
 const { signedBodies } = require("./lib/webhooks")
 const { round } = require("./lib/load")
 const { rssMiB, waitUntilIdle, sleep } = require("./lib/proc")
-const { round: r2 } = require("./lib/stats")
+const { bounded, round: r2 } = require("./lib/stats")
 const { report, machine, RESULTS_DIR } = require("./lib/report")
 
-const WEBHOOKS = Math.min(Number(process.env.BENCH_MEM_WEBHOOKS) || 10_000, 100_000)
-const WARMUP = Math.min(Number(process.env.BENCH_MEM_WARMUP) || 1000, 20_000)
-const SESSIONS = 10
+const WEBHOOKS = bounded("BENCH_MEM_WEBHOOKS", 10_000, 100_000, 200)
+const WARMUP = bounded("BENCH_MEM_WARMUP", 1000, 20_000, 50)
+const SESSIONS = bounded("BENCH_MEM_SESSIONS", 10, 100, 2)
 const GOAL_MIB = 20
 const EVENT_DELAY_MS = 5000
 

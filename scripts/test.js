@@ -3,7 +3,7 @@
 // Starts an embedded PostgreSQL unless DATABASE_URL / DB_HOST name one, makes sure Debian's
 // Chromium is there, runs jest once with JSON results, and ends with "N passed, N failed".
 //
-//   node scripts/test.js                 all suites
+//   node scripts/test.js                 all suites, then every benchmark in smoke mode
 //   node scripts/test.js unit            unit + sandbox + browser suites (no database)
 //   node scripts/test.js integration     Medusa integration suites only
 //   node scripts/test.js -- <jest args>  extra jest arguments (e.g. a path filter)
@@ -13,6 +13,7 @@ const { spawn } = require("node:child_process")
 const { ensureDatabase } = require("./lib/database")
 const { ensureChromium } = require("./lib/chromium")
 const { ensureRedis } = require("./lib/redis")
+const { benchSmoke } = require("./lib/bench-smoke")
 
 const root = path.resolve(__dirname, "..")
 const args = process.argv.slice(2)
@@ -90,8 +91,16 @@ async function main() {
     console.log("0 passed, 1 failed")
     process.exit(code || 1)
   }
-  const { passed, failed, skipped } = summarize(resultsFile)
+  const jestCounts = summarize(resultsFile)
   fs.rmSync(resultsFile, { force: true })
+  // Only a whole run (`npm test`): a half or a path filter is a developer's focused run.
+  const smoke =
+    kind === "all" && jestExtra.length === 0
+      ? await benchSmoke({ root, env: { ...process.env, MEDUSA_DISABLE_TELEMETRY: "true" }, log })
+      : { passed: 0, failed: 0 }
+  const passed = jestCounts.passed + smoke.passed
+  const failed = jestCounts.failed + smoke.failed
+  const { skipped } = jestCounts
   console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`)
   process.exit(failed > 0 || code !== 0 ? 1 : 0)
 }

@@ -11,6 +11,7 @@ const { freePort } = require("../../scripts/lib/database")
 const { ProcessSupervisor } = require("../../scripts/lib/demo/processes")
 const { openDatabase, findSeededStore, payLaterProvidersNotOffered } = require("../../scripts/lib/demo/database")
 const { createMedusa, medusaEnv } = require("../../scripts/lib/demo/medusa")
+const { SANDBOX_CREDENTIALS } = require("../../scripts/lib/demo/config")
 const { migrationFingerprint, isMigrated, markMigrated } = require("../../scripts/lib/demo/migrations")
 const { waitForHttp } = require("../../scripts/lib/demo/wait")
 const { registerTs } = require("./ts")
@@ -35,6 +36,8 @@ async function startStack(opts) {
     ports: { medusa: medusaPort, storefront: 0, sandbox: 0 },
     pgPort: undefined,
     urls: {},
+    // The sandbox's built-in credentials, for both sides (the sandbox's defaults are the same).
+    paylater: SANDBOX_CREDENTIALS,
     paths: {
       pgData: path.resolve(process.env.BENCH_PG_DIR || path.join(tmp, "bench-pg")),
       logs: path.join(tmp, `bench-logs`, opts.name),

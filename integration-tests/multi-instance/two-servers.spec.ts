@@ -17,7 +17,10 @@
  * end; its database is its own and dropped at the end. About 1.3 GB of RAM for the two servers.
  */
 import fs from "node:fs"
+import axios from "axios"
+import { Queue } from "bullmq"
 import type Redis from "ioredis"
+import { signWebhook } from "../../src/lib/paylater"
 import type { PayLaterSandbox } from "../../src/sandbox/types"
 import { startSandbox } from "../../src/sandbox"
 import { startCluster, STOREFRONT_URL, type Cluster, type ServerPair } from "./cluster"
@@ -25,7 +28,9 @@ import { connectRedis, deleteKeys, DEFAULT_REDIS_URL, eventQueueBacklog } from "
 import {
   countOrders,
   describeAnomalies,
+  PIPELINE_DELAY_MS,
   prepareCheckouts,
+  readLedger,
   refundRequests,
   runRace,
   serverLog,
@@ -182,6 +187,81 @@ describe("PayLater on two Medusa instances sharing one database", () => {
     expect(run.refunds).toEqual([])
     expect(run.errors).toEqual([])
     expect(run.payLaterWarnings).toEqual([])
+  }))
+
+  // Issue 18: through Redis, the raw body reaches the subscribers as {type:"Buffer",data:[...]}. On a
+  // first attempt Medusa's own subscriber turns the shared copy into a Buffer before ours runs; when
+  // only ours is retried (Medusa's completed), ours gets the JSON form. That retry is the third case:
+  // the job as Redis holds it then, queued directly.
+  it("with the Redis event bus, Medusa's generic /hooks/payment route: a genuine notification places its one order (also on a retry of the plugin's subscriber alone), a forged one nothing", tracked(async () => {
+    const c = cluster!
+    const s = sandbox!
+    s.reset()
+    s.clearFaults()
+    // Only this test notifies, and only through Medusa's generic route.
+    s.setWebhookUrl(null)
+    const servers = await c.startPair({ label: "generic-route", env: { REDIS_URL, MEDUSA_REDIS_PREFIX: REDIS_PREFIX }, backendIs: "A", sandboxUrl: s.url })
+    pair = servers
+    let ledger: LedgerRow[] = []
+    let answers: number[] = []
+    let checkouts: Awaited<ReturnType<typeof prepareCheckouts>> = []
+    try {
+      const stores = storesFor({ a: servers.a.url, b: servers.b.url }, c.seed.publishableKey)
+      checkouts = await prepareCheckouts(stores, c.seed, 3)
+      const [genuine, forged, retried] = checkouts
+      for (const checkout of checkouts) await s.approveLink(checkout.sessionId)
+      const { merchantId, webhookSecret } = s.options
+      // Multi-byte text in the signed comments: a wrong decoding of the bytes would not verify.
+      const notification = (orderId: string, secret: string) =>
+        JSON.stringify(signWebhook({ merchantId, orderId, paylaterRef: `PL-${orderId.slice(-6)}`, status: "success", timestamp: Date.now(), comments: "تم الدفع ✓" }, secret))
+      const send = (orderId: string, secret: string) =>
+        axios.post(`${servers.b.url}/hooks/payment/pp_paylater_paylater`, notification(orderId, secret), {
+          headers: { "content-type": "application/json" },
+          validateStatus: () => true,
+        })
+      answers = [(await send(genuine.sessionId, webhookSecret)).status, (await send(forged.sessionId, `${webhookSecret}-forged`)).status]
+      const text = notification(retried.sessionId, webhookSecret)
+      const queue = new Queue("events-queue", { prefix: `${REDIS_PREFIX}:bull`, connection: redis!.duplicate() })
+      try {
+        await queue.add(
+          "payment.webhook_received",
+          {
+            data: { provider: "paylater_paylater", payload: { data: JSON.parse(text), rawData: JSON.parse(JSON.stringify(Buffer.from(text))), headers: {} } },
+            metadata: {},
+            completedSubscriberIds: ["payment-webhook-handler"],
+          },
+          { removeOnComplete: true, attempts: 1 }
+        )
+      } finally {
+        await queue.close()
+      }
+      // Both queued events run about PIPELINE_DELAY_MS later, on whichever instance takes them.
+      await new Promise((r) => setTimeout(r, PIPELINE_DELAY_MS))
+      const deadline = Date.now() + 90_000
+      while (Date.now() < deadline) {
+        ledger = await readLedger(c.databaseUrl, checkouts)
+        if (ledger[0].orders > 0 && ledger[2].orders > 0 && (await eventQueueBacklog(redis!, REDIS_PREFIX)) === 0) break
+        await new Promise((r) => setTimeout(r, 500))
+      }
+      ledger = await readLedger(c.databaseUrl, checkouts)
+    } finally {
+      await servers.stop()
+      pair = undefined
+    }
+    const logs = fs.readFileSync(servers.logFile("A"), "utf8") + fs.readFileSync(servers.logFile("B"), "utf8")
+    const refusals = serverLog(logs, "warn").filter((line) => /webhook refused/.test(line))
+    log(`generic route: answers ${answers.join(", ")}; ledger ${JSON.stringify(ledger.map(counts))}; refusals: ${refusals.join(" | ") || "none"}`)
+
+    // Medusa's route answers 200 to everything; what matters is what happened afterwards.
+    expect(answers).toEqual([200, 200])
+    expect(ledger.map(counts)).toEqual([
+      { orders: 1, payments: 1, canceledPayments: 0, captures: 1 },
+      { orders: 0, payments: 0, canceledPayments: 0, captures: 0 },
+      { orders: 1, payments: 1, canceledPayments: 0, captures: 1 },
+    ])
+    // The forged one was refused for its signature, and nothing was misread as malformed.
+    expect(refusals.some((line) => /Invalid signature/.test(line))).toBe(true)
+    expect(refusals.filter((line) => !/Invalid signature/.test(line))).toEqual([])
   }))
 
   it("control: the same race on two servers WITHOUT Redis (in-memory modules) is reported, not asserted", tracked(async () => {

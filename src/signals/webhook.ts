@@ -7,22 +7,10 @@ import { PAID_WITHOUT_ORDER_NEXT_STEP } from "../recovery/paid-without-order"
 import { recordPayLaterActivity } from "../activity/record"
 import { configuredRegistrations } from "../settlement/registrations"
 import { settlePayLaterSession, type SettlementResult } from "../settlement/settle"
+import { readWebhookBody } from "../providers/paylater/webhook-input"
+import { queuedFields, readQueuedFields, type PayLaterWebhookEventData } from "./webhook-fields"
 
-/** What the webhook route queues once a notification passed verification. */
-export const PAYLATER_WEBHOOK_EVENT = "paylater.webhook_received"
-
-export interface PayLaterWebhookEventData {
-  /** The registration whose secret verified it. */
-  registration_id: string
-  /**
-   * The notification exactly as received. Parsed objects are copied on their way through event
-   * buses, and such copies mishandle members named `__proto__` or `hasOwnProperty`; the signed
-   * text survives every copy unchanged.
-   */
-  raw_body: string
-  /** ISO 8601: when the route received it (the admin's history shows this, not the processing time). */
-  received_at: string
-}
+export { PAYLATER_WEBHOOK_EVENT, queuedFields, type PayLaterWebhookEventData } from "./webhook-fields"
 
 export type NotificationVerdict =
   | { ok: true; webhook: VerifiedWebhook; registration_id: string }
@@ -63,47 +51,70 @@ function receivedAt(text: string | undefined, now: Date): Date {
 }
 
 /**
- * The deferred half of a notification: verified once more (the event could come from Medusa's own
- * unauthenticated /hooks/payment route too), settled, and recorded in the admin's history.
- * Returns the settlement's result, or null when the notification is refused.
+ * The deferred half of a notification our route verified and queued (src/api/paylater/webhooks):
+ * settled from the queued fields, without parsing or verifying anything again. Returns the
+ * settlement's result, or null when the event does not carry what the route queues.
+ */
+export async function settleQueuedNotification(container: MedusaContainer, data: unknown): Promise<SettlementResult | null> {
+  const fields = readQueuedFields(data)
+  const legacy = (data as { raw_body?: unknown } | null)?.raw_body
+  if (!fields && typeof legacy === "string" && Object.prototype.hasOwnProperty.call(data, "raw_body")) {
+    // Queued by a version of the plugin before this one (it queued the body): verified here once.
+    return settleNotification(container, readWebhookBody({ data: {}, rawData: legacy, headers: {} }))
+  }
+  if (!fields) {
+    container.resolve(ContainerRegistrationKeys.LOGGER).warn("PayLater: a queued webhook without its verified fields was dropped")
+    return null
+  }
+  return settleVerified(container, fields)
+}
+
+/**
+ * A notification that reached us through Medusa's own unauthenticated /hooks/payment route: no
+ * route of ours verified it, so it is verified here, then settled like a queued one. Returns null
+ * when it is refused.
  */
 export async function settleNotification(
   container: MedusaContainer,
   body: unknown,
-  options: { registration_id?: string; received_at?: string } = {}
+  options: { registration_id?: string } = {}
 ): Promise<SettlementResult | null> {
-  const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
   const verdict = verifyNotification(container, body, options.registration_id)
   if (!verdict.ok) {
-    logger.warn(`PayLater webhook refused: ${verdict.message}`)
+    container.resolve(ContainerRegistrationKeys.LOGGER).warn(`PayLater webhook refused: ${verdict.message}`)
     return null
   }
-  const { webhook } = verdict
+  return settleVerified(container, queuedFields(verdict.webhook, verdict.registration_id, new Date().toISOString()))
+}
+
+/** Settles a verified notification and records it in the admin's history. */
+async function settleVerified(container: MedusaContainer, webhook: PayLaterWebhookEventData): Promise<SettlementResult> {
+  const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
   const result = await settlePayLaterSession(container, {
-    session_id: sessionIdFromOrderId(webhook.orderId),
+    session_id: sessionIdFromOrderId(webhook.order_id),
     signal: "webhook",
     reported: webhook.status,
   })
   if (!result.session) {
-    logger.warn(`PayLater: webhook "${webhook.status}" for unknown order ${webhook.orderId} ignored`)
+    logger.warn(`PayLater: webhook "${webhook.status}" for unknown order ${webhook.order_id} ignored`)
     return result
   }
   if (result.outcome === "paid_without_order") {
     logger.error(
-      `PayLater: payment ${webhook.orderId} (PayLater ref ${webhook.paylaterRef ?? "?"}) is paid and recorded, but cart ${result.cart_id} could not be turned into an order (${result.error}). ` +
+      `PayLater: payment ${webhook.order_id} (PayLater ref ${webhook.paylater_ref ?? "?"}) is paid and recorded, but cart ${result.cart_id} could not be turned into an order (${result.error}). ` +
         PAID_WITHOUT_ORDER_NEXT_STEP
     )
   }
   // Best effort, after the money: a failure is logged and never retried as a payment failure.
-  const activity = webhookEvent(body as Record<string, unknown>, {
-    session_id: result.session.session_id,
-    action: ACTION[webhook.status],
-  })
+  const activity = webhookEvent(
+    { orderId: webhook.order_id, status: webhook.status, timestamp: webhook.timestamp },
+    { session_id: result.session.session_id, action: ACTION[webhook.status] }
+  )
   if (activity) {
     await recordPayLaterActivity(container, {
       ...activity,
       payment_collection_id: result.session.payment_collection_id,
-      occurred_at: receivedAt(options.received_at, new Date()),
+      occurred_at: receivedAt(webhook.received_at, new Date()),
     })
   }
   return result

@@ -4,26 +4,28 @@ import type { ProviderWebhookPayload } from "@medusajs/framework/types"
 import { readWebhookBody } from "../providers/paylater/webhook-input"
 import { registrationIdOf } from "../settlement/registrations"
 import { PAYLATER_PROVIDER } from "../settlement/session"
-import { PAYLATER_WEBHOOK_EVENT, settleNotification, type PayLaterWebhookEventData } from "../signals/webhook"
+import {
+  PAYLATER_WEBHOOK_EVENT,
+  settleNotification,
+  settleQueuedNotification,
+  type PayLaterWebhookEventData,
+} from "../signals/webhook"
 
 type Event = PayLaterWebhookEventData | ProviderWebhookPayload
 
 /**
  * The deferred half of a PayLater notification, whichever route received it:
- * - our POST /paylater/webhooks (verified before it answered, queued as `paylater.webhook_received`);
+ * - our POST /paylater/webhooks: verified before it answered and queued as `paylater.webhook_received`
+ *   with the verified fields; settled from those, nothing parsed or verified again;
  * - Medusa's own POST /hooks/payment/pp_paylater_<id> (`payment.webhook_received`, unauthenticated:
  *   the provider refuses forged bodies in Medusa's subscriber, and answers genuine ones
- *   NOT_SUPPORTED so that Medusa's pipeline leaves them to this one).
- * Either way: parsed and verified once here, then settled (src/signals/webhook.ts).
+ *   NOT_SUPPORTED so that Medusa's pipeline leaves them to this one): parsed and verified here.
+ * Either way, settled in src/signals/webhook.ts.
  */
 export default async function payLaterWebhookHandler({ event, container }: SubscriberArgs<Event>): Promise<void> {
   const data = event.data
   if (event.name === PAYLATER_WEBHOOK_EVENT) {
-    const ours = data as PayLaterWebhookEventData
-    await settleNotification(container, readWebhookBody({ data: {}, rawData: ours.raw_body, headers: {} }), {
-      registration_id: ours.registration_id,
-      received_at: ours.received_at,
-    })
+    await settleQueuedNotification(container, data)
     return
   }
   const core = data as ProviderWebhookPayload

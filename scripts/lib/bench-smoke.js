@@ -1,0 +1,40 @@
+// The benchmarks' smoke run as part of `npm test` (scripts/test.js).
+const path = require("node:path")
+const { spawn } = require("node:child_process")
+
+/**
+ * Every benchmark once with tiny counts (`node bench/run-all.js --smoke`): a benchmark that no longer
+ * runs is a failed test, each benchmark one test. Nothing is timed. Its own database and servers.
+ */
+function benchSmoke({ root, env, log }) {
+  log("benchmarks, smoke mode (each runs its whole path with tiny counts; figures are not measurements)")
+  const started = Date.now()
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [path.join(root, "bench", "run-all.js"), "--smoke"], {
+      cwd: root,
+      env,
+      stdio: ["ignore", "pipe", "inherit"],
+    })
+    let last = null
+    let pending = ""
+    child.stdout.on("data", (chunk) => {
+      process.stdout.write(chunk)
+      pending += chunk
+      const lines = pending.split("\n")
+      pending = lines.pop()
+      for (const line of lines) {
+        const m = /^(\d+) passed, (\d+) failed$/.exec(line.trim())
+        if (m) last = { passed: Number(m[1]), failed: Number(m[2]) }
+      }
+    })
+    child.on("exit", (code) => {
+      const counted = last ?? { passed: 0, failed: 1 }
+      // A non-zero exit with no failure counted (it died before its summary) is still a failure.
+      if (code !== 0 && counted.failed === 0) counted.failed = 1
+      log(`benchmark smoke: ${counted.passed} passed, ${counted.failed} failed in ${Math.round((Date.now() - started) / 1000)} s`)
+      resolve(counted)
+    })
+  })
+}
+
+module.exports = { benchSmoke }
