@@ -157,6 +157,23 @@ medusaIntegrationTestRunner({
       expect(regions).toEqual([{ name: "Gulf (USD)", currency_code: "usd", countries: ["qa"], payment_providers: ["pp_system_default"] }])
     })
 
+    it("offers only the PayLater providers loaded now, and changes nothing when there is none", async () => {
+      const container = getContainer()
+      // What Medusa does to a provider taken out of medusa-config: its row stays, disabled.
+      const disable = (ids: string[]) =>
+        container.resolve(ContainerRegistrationKeys.PG_CONNECTION)("payment_provider").whereIn("id", ids).update({ is_enabled: false })
+      await disable([PAYLATER_RTP_PROVIDER_ID])
+      const before = await qatarState(container)
+      await disable([PAYLATER_PROVIDER_ID])
+      await expect(setUpQatar(container)).rejects.toThrow(/No PayLater payment provider is registered in this store, so nothing was changed/)
+      expect(await qatarState(container)).toEqual(before)
+
+      await container.resolve(ContainerRegistrationKeys.PG_CONNECTION)("payment_provider").where("id", PAYLATER_PROVIDER_ID).update({ is_enabled: true })
+      await setUpQatar(container)
+      const { regions } = await qatarState(container)
+      expect(regions).toEqual([{ name: "Qatar", currency_code: "qar", countries: ["qa"], payment_providers: [PAYLATER_PROVIDER_ID] }])
+    })
+
     it("is what `medusa exec` runs: the script prints the report through the logger", async () => {
       const container = getContainer()
       const lines: string[] = []

@@ -63,7 +63,12 @@ export async function setUpQatar(container: MedusaContainer): Promise<QatarSetup
   const query = container.resolve(ContainerRegistrationKeys.QUERY)
 
   const registrations = await readRegistrations(container)
-  const providerIds = registrations.flatMap((r) => r.provider_ids)
+  // A provider taken out of medusa-config keeps its row, disabled: offer only the ones loaded now.
+  const known = registrations.flatMap((r) => r.provider_ids)
+  const enabled = known.length
+    ? await container.resolve(Modules.PAYMENT).listPaymentProviders({ id: known, is_enabled: true })
+    : []
+  const providerIds = known.filter((id) => enabled.some((p) => p.id === id))
   if (!providerIds.length) {
     // Nothing is created: a Qatar region without PayLater would only hide the real problem.
     throw new Error(
