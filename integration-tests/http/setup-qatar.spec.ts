@@ -7,16 +7,23 @@
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import {
   createApiKeysWorkflow,
+  createLinksWorkflow,
+  createLocationFulfillmentSetWorkflow,
   createProductsWorkflow,
   createRegionsWorkflow,
+  createServiceZonesWorkflow,
+  createShippingProfilesWorkflow,
+  createStockLocationsWorkflow,
   linkSalesChannelsToApiKeyWorkflow,
+  linkSalesChannelsToStockLocationWorkflow,
 } from "@medusajs/core-flows"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import setupQatarScript from "../../src/scripts/setup-qatar"
 import { describeQatarSetup, QATAR_DELIVERY_PRICE, setUpQatar } from "../../src/setup/qatar"
 import { useSandbox } from "../helpers/sandbox"
-import { PAYLATER_PROVIDER_ID, PAYLATER_RTP_PROVIDER_ID } from "../helpers/seed"
+import { PAYLATER_PROVIDER_ID, PAYLATER_RTP_PROVIDER_ID, type SeedResult } from "../helpers/seed"
+import { createStockedVariant } from "./paylater-paid-without-order/stock"
 import { storeClient } from "../helpers/store-client"
 
 jest.setTimeout(180_000)
@@ -50,6 +57,17 @@ async function qatarState(container: MedusaContainer): Promise<Json> {
     locations: locations.length,
     currencies: store.supported_currencies!.map((c) => c.currency_code).sort(),
   }
+}
+
+/** A storefront key for the default sales channel. */
+async function publishableKey(container: MedusaContainer, salesChannelId: string): Promise<string> {
+  const {
+    result: [key],
+  } = await createApiKeysWorkflow(container).run({
+    input: { api_keys: [{ title: "storefront", type: "publishable", created_by: "" }] },
+  })
+  await linkSalesChannelsToApiKeyWorkflow(container).run({ input: { id: key.id, add: [salesChannelId] } })
+  return key.token
 }
 
 medusaIntegrationTestRunner({
@@ -109,13 +127,7 @@ medusaIntegrationTestRunner({
       expect(await qatarState(container)).toEqual(afterFirst)
 
       // A shopper in Doha: the new region, the new delivery, a PayLater payment link.
-      const {
-        result: [key],
-      } = await createApiKeysWorkflow(container).run({
-        input: { api_keys: [{ title: "storefront", type: "publishable", created_by: "" }] },
-      })
-      await linkSalesChannelsToApiKeyWorkflow(container).run({ input: { id: key.id, add: [store.default_sales_channel_id!] } })
-      const shop = storeClient(api, key.token)
+      const shop = storeClient(api, await publishableKey(container, store.default_sales_channel_id!))
       const { data: [qatar] } = await query.graph({ entity: "region", fields: ["id"], filters: { currency_code: "qar" } })
       const variantM = product.variants.find((v) => v.sku === "THOBE-M")!
       const cart = await shop.createCart({ regionId: qatar.id, variantId: variantM.id })
@@ -123,6 +135,49 @@ medusaIntegrationTestRunner({
       const collection = await shop.createPaymentCollection(cart.id)
       const link = await shop.createPaymentSession(collection.id, PAYLATER_PROVIDER_ID)
       expect(link.ok && link.data.session?.data).toMatchObject({ currency: "QAR", amount: "360.00" })
+    })
+
+    it("on a store like Medusa's DTC starter, ships to Qatar from the warehouse that holds the stock", async () => {
+      const container = getContainer()
+      // The starter's seed, in short: a European warehouse selling through the default channel,
+      // delivering to a European zone, stock managed there.
+      const [store] = await container.resolve(Modules.STORE).listStores({})
+      const channel = store.default_sales_channel_id!
+      const {
+        result: [warehouse],
+      } = await createStockLocationsWorkflow(container).run({
+        input: { locations: [{ name: "European Warehouse", address: { address_1: "", city: "Copenhagen", country_code: "dk" } }] },
+      })
+      await createLinksWorkflow(container).run({
+        input: [{ [Modules.STOCK_LOCATION]: { stock_location_id: warehouse.id }, [Modules.FULFILLMENT]: { fulfillment_provider_id: "manual_manual" } }],
+      })
+      await linkSalesChannelsToStockLocationWorkflow(container).run({ input: { id: warehouse.id, add: [channel] } })
+      await createLocationFulfillmentSetWorkflow(container).run({
+        input: { location_id: warehouse.id, fulfillment_set_data: { name: "European Warehouse delivery", type: "shipping" } },
+      })
+      const fulfillment = container.resolve(Modules.FULFILLMENT)
+      const [set] = await fulfillment.listFulfillmentSets({ name: "European Warehouse delivery" })
+      await createServiceZonesWorkflow(container).run({
+        input: { data: [{ name: "Europe", fulfillment_set_id: set.id, geo_zones: [{ type: "country", country_code: "dk" }] }] },
+      })
+      const {
+        result: [profile],
+      } = await createShippingProfilesWorkflow(container).run({ input: { data: [{ name: "Default Shipping Profile", type: "default" }] } })
+      const stocked = await createStockedVariant(container, { shippingProfileId: profile.id, salesChannelId: channel, stockLocationId: warehouse.id } as SeedResult, 350)
+
+      const report = await setUpQatar(container)
+      expect(report.unchanged).toContain('Ships to Qatar from the existing stock location "European Warehouse".')
+      expect(report.changed.join("\n")).not.toMatch(/stock location|fulfillment set|shipping profile/)
+      const zones = await fulfillment.listServiceZones({ fulfillment_set: { id: set.id } }, { relations: ["geo_zones"] })
+      expect(zones.map((z) => [z.name, z.geo_zones.map((g) => g.country_code)]).sort()).toEqual([["Europe", ["dk"]], ["Qatar", ["qa"]]])
+
+      const shop = storeClient(api, await publishableKey(container, channel))
+      const query = container.resolve(ContainerRegistrationKeys.QUERY)
+      const { data: [qatar] } = await query.graph({ entity: "region", fields: ["id"], filters: { currency_code: "qar" } })
+      const cart = await shop.createCart({ regionId: qatar.id, variantId: stocked.variantId })
+      const offered = await shop.get<{ shipping_options: Array<{ name: string }> }>(`/store/shipping-options?cart_id=${cart.id}`)
+      expect(offered.ok && offered.data.shipping_options.map((o) => o.name)).toEqual(["Standard delivery (Qatar)"])
+      expect(Number(cart.total)).toBe(350 + QATAR_DELIVERY_PRICE)
     })
 
     it("on a store with a Qatar region in QAR, only adds the PayLater providers and what else is missing", async () => {
