@@ -117,7 +117,7 @@ describe.each(medusaVersionsUnderTest())("as installed: the npm package in a fre
   let packedFiles: string[]
   let sandbox: Running
   let server: Running
-  let proxy: { close(): Promise<void> } | undefined
+  let proxy: { port: number; close(): Promise<void> } | undefined
   let backend: string
   let sandboxUrl: string
   let seeded: Json
@@ -164,8 +164,9 @@ describe.each(medusaVersionsUnderTest())("as installed: the npm package in a fre
     packedFiles = files
 
     // The public address is the proxy's (see startHttpsTerminatingProxy); Medusa listens behind it.
-    const [publicPort, medusaPort, sandboxPort] = [await freePort(), await freePort(), await freePort()]
-    backend = `http://localhost:${publicPort}`
+    const [medusaPort, sandboxPort] = [await freePort(), await freePort()]
+    proxy = await startHttpsTerminatingProxy(0, medusaPort)
+    backend = `http://localhost:${proxy.port}`
     sandboxUrl = `http://127.0.0.1:${sandboxPort}`
     const databaseUrl = await createDatabase(databaseName)
 
@@ -219,7 +220,6 @@ describe.each(medusaVersionsUnderTest())("as installed: the npm package in a fre
     })
     await server.waitFor(/Server is ready on port/, 180_000)
     timings.push({ step: "medusa start (until ready)", ms: Date.now() - started })
-    proxy = await startHttpsTerminatingProxy(publicPort, medusaPort)
 
     sdk = new Medusa({ baseUrl: backend, publishableKey: seeded.publishableKey })
     const login = await fetch(`${backend}/auth/user/emailpass`, {
@@ -388,7 +388,7 @@ describe.each(medusaVersionsUnderTest())("as installed: the npm package in a fre
     }
   })
 
-  it("shows the PayLater card on the order page of the built admin", async () => {
+  it("shows the PayLater card on the order page of the built admin, and the admin steps of README section 3 as named", async () => {
     expect(orders.link).toBeDefined()
     // The card's own data first: a failure here names itself instead of an empty page.
     const { activity } = await admin("GET", `/admin/paylater/orders/${orders.link}/activity`)

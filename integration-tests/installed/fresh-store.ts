@@ -262,7 +262,10 @@ export function createStore(opts: {
  * express-session only sets it on a request it believes is HTTPS, so a plain-http production server
  * cannot keep an admin signed in. (Chromium accepts Secure cookies from http://localhost.)
  */
-export async function startHttpsTerminatingProxy(port: number, targetPort: number): Promise<{ close(): Promise<void> }> {
+export async function startHttpsTerminatingProxy(
+  port: number,
+  targetPort: number
+): Promise<{ port: number; close(): Promise<void> }> {
   const http = await import("node:http")
   const server = http.createServer((req, res) => {
     const upstream = http.request(
@@ -285,8 +288,17 @@ export async function startHttpsTerminatingProxy(port: number, targetPort: numbe
     req.pipe(upstream)
   })
   // Both loopback families: "localhost" may resolve to ::1 or 127.0.0.1.
-  await new Promise<void>((resolve) => server.listen(port, resolve))
+  // Port 0 binds a free port now and keeps it: a port only looked up early can be taken by
+  // another process during the minutes the store takes to install and build.
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject)
+    server.listen(port, () => {
+      server.off("error", reject)
+      resolve()
+    })
+  })
   return {
+    port: (server.address() as import("node:net").AddressInfo).port,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections()
