@@ -93,12 +93,18 @@ const paylaterOptions = {
   merchantId: env.PAYLATER_MERCHANT_ID ?? "sandbox-merchant",
   environment: (env.PAYLATER_ENVIRONMENT as "sandbox" | "production" | undefined) ?? "sandbox",
   apiBaseUrl: env.PAYLATER_API_BASE_URL ?? "http://127.0.0.1:4010",
+  // A plain-http or loopback apiBaseUrl with environment "production" under NODE_ENV=production (docs/security.md).
+  allowInsecureApiBase: env.PAYLATER_ALLOW_INSECURE_API_BASE === "true",
   timeoutMs: env.PAYLATER_TIMEOUT_MS ? Number(env.PAYLATER_TIMEOUT_MS) : undefined,
   // Validity of a Request to Pay (1-1440 minutes); a short one lets a test watch a request expire.
   requestToPayExpiryMinutes: env.PAYLATER_RTP_EXPIRY_MINUTES ? Number(env.PAYLATER_RTP_EXPIRY_MINUTES) : undefined,
   // Shopper look-up before a payment ("request-to-pay" | "all" | "off") and how long it may take.
   eligibilityCheck: env.PAYLATER_ELIGIBILITY_CHECK as "request-to-pay" | "all" | "off" | undefined,
   eligibilityTimeoutMs: env.PAYLATER_ELIGIBILITY_TIMEOUT_MS ? Number(env.PAYLATER_ELIGIBILITY_TIMEOUT_MS) : undefined,
+  // Budgets of the store API (docs/security.md); unset: 3 per number per 10 min, 5 per cart per hour, 10 links per cart per hour.
+  requestToPayLimitPerMobile: env.PAYLATER_RTP_LIMIT_PER_MOBILE || undefined,
+  requestToPayLimitPerCart: env.PAYLATER_RTP_LIMIT_PER_CART || undefined,
+  paymentLinkLimitPerCart: env.PAYLATER_LINK_LIMIT_PER_CART || undefined,
   // "hold" lists payments PayLater took without an order for a person instead of refunding them.
   paidWithoutOrder: env.PAYLATER_PAID_WITHOUT_ORDER as "refund" | "hold" | undefined,
   backendUrl: env.MEDUSA_BACKEND_URL ?? "http://localhost:9000",

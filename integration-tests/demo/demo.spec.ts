@@ -231,7 +231,7 @@ describe("npm run demo (PayLater payment link in a browser)", () => {
     expect(await page.textContent("#order-total")).toContain("1,260.50")
   })
 
-  it("shows the provider's message for a malformed number, and 'no PayLater account' at once for a number without one", async () => {
+  it("shows the provider's message for a malformed number, and 'PayLater cannot take this payment' at once for a number without an account", async () => {
     const { storefront } = demo.state.urls
     await buy(page, storefront, /Standard: 350 QAR/)
     await fillCheckout(page)
@@ -245,10 +245,11 @@ describe("npm run demo (PayLater payment link in a browser)", () => {
     expect(new URL(page.url()).pathname).toBe("/checkout")
     await shot("10-request-to-pay-invalid-number")
 
-    // A well-formed number with no PayLater account: the plugin's look-up says so before any push (Enter sends too).
+    // A well-formed number with no PayLater account: the plugin's look-up refuses before any push (Enter sends too),
+    // in the words it also uses for a limit too low (docs/security.md).
     await page.fill("#paylater-rtp-mobile", "5999 9999")
     await page.press("#paylater-rtp-mobile", "Enter")
-    await error.filter({ hasText: "could not find a PayLater account" }).waitFor()
+    await error.filter({ hasText: "PayLater cannot take this payment" }).waitFor()
     expect(await error.getAttribute("data-kind")).toBe("refused")
     expect(new URL(page.url()).pathname).toBe("/checkout")
     expect(await page.isEnabled("#paylater-rtp-send")).toBe(true)

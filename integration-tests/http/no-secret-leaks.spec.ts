@@ -105,6 +105,8 @@ medusaIntegrationTestRunner({
     let rtpRegistered = false
     /** Every answer the app gave the storefront and the admin (status, path, body, Location). */
     const answers: string[] = []
+    /** Every payment session and cart id the scenarios made: keys to a cart and its order. */
+    const keys = new Set<string>()
 
     beforeAll(async () => {
       // In case the container holds another logger object than the one imported above.
@@ -138,6 +140,13 @@ medusaIntegrationTestRunner({
     afterEach(async () => {
       await pipeline.drain()
       pipeline.stop()
+      // The runner restores the database before the next test: note this one's keys while they exist.
+      const pg = getContainer().resolve(ContainerRegistrationKeys.PG_CONNECTION) as unknown as {
+        raw(sql: string): Promise<{ rows: Array<{ id: string }> }>
+      }
+      for (const table of ["payment_session", "cart"]) {
+        for (const row of (await pg.raw(`select id from ${table}`)).rows) keys.add(row.id)
+      }
     })
 
     /**
@@ -359,6 +368,16 @@ medusaIntegrationTestRunner({
       await pos.send(SHOPPER_MOBILE)
       await pos.state()
       await expectNoLeaks([l.orderId!, orderId])
+    })
+
+    it("no payment session or cart id appears whole in a log line at info level or above", () => {
+      expect([...keys].filter((id) => id.startsWith("payses_")).length).toBeGreaterThan(5)
+      // Debug lines may name them (LOG_LEVEL=debug is for a developer); info, warn and error may not.
+      // Raw stdout/stderr carry the same lines as the logger calls, plus Medusa's http-level access log.
+      const shown = output.lines().filter((line) => /^\[(logger|container-logger|console)\.(info|warn|error|log|panic|failure|success|activity|progress)\]/.test(line))
+      expect(shown.length).toBeGreaterThan(50)
+      const found = shown.flatMap((line) => [...keys].filter((id) => line.includes(id)).map((id) => `${id} in ${line.slice(0, 300)}`))
+      expect(found).toEqual([])
     })
 
     it("nothing logged during the whole file holds a secret", () => {

@@ -5,6 +5,7 @@
  * PostgreSQL, the PayLater sandbox over HTTP with its published test shoppers.
  */
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { SHOPPER_MESSAGES } from "../../src/storefront/messages"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { useSandbox } from "../helpers/sandbox"
 import { PAYLATER_PROVIDER_ID, PAYLATER_RTP_PROVIDER_ID, seedStore, type SeedResult } from "../helpers/seed"
@@ -158,17 +159,18 @@ medusaIntegrationTestRunner({
         expect(session.ok).toBe(false)
         if (session.ok) return
         expect(session.status).toBe(400)
-        expect(session.error.message).toMatch(/could not find a PayLater account for this mobile number and email/)
+        expect(session.error).toMatchObject({ code: "paylater_not_eligible", message: SHOPPER_MESSAGES.not_eligible.en })
         expect(lookups()).toHaveLength(1)
         expect(pushes()).toHaveLength(0)
       })
 
-      it("tells the shopper at once when the spending limit is below the total (250 < 360), and pushes nothing", async () => {
+      it("tells the shopper at once when the spending limit is below the total (250 < 360), in the same words as no account, and pushes nothing", async () => {
         const { session } = await checkout({ mobile_number: LOW_LIMIT_SHOPPER.mobile, email: LOW_LIMIT_SHOPPER.email })
         expect(session.ok).toBe(false)
         if (session.ok) return
         expect(session.status).toBe(400)
-        expect(session.error.message).toMatch(/spending limit is below this order's total/)
+        // The same answer as "no account": a stranger must not learn which (docs/security.md).
+        expect(session.error).toMatchObject({ code: "paylater_not_eligible", message: SHOPPER_MESSAGES.not_eligible.en })
         expect(pushes()).toHaveLength(0)
       })
 

@@ -4,9 +4,10 @@
  *
  * The store lives outside this repository (os.tmpdir()), so Node cannot fall back on the repo's own
  * node_modules: whatever the package forgot to ship or declare fails here as it would in a store.
- * Its node_modules start as hard links of this repo's (same pinned Medusa versions, no download),
- * then `npm install` reconciles them with the store's own package.json: the plugin's dev
- * dependencies are pruned and the tarball is unpacked like any registry package.
+ * A store on this repo's own Medusa version starts from hard links of this repo's node_modules (no
+ * download), then `npm install` reconciles them with the store's package.json: the plugin's dev
+ * dependencies are pruned and the tarball is unpacked like any registry package. A store on any
+ * other Medusa version of the supported range is installed from the registry, as a merchant's is.
  */
 import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process"
 import fs from "node:fs"
@@ -16,10 +17,28 @@ import path from "node:path"
 
 export const REPO_ROOT = path.resolve(__dirname, "..", "..")
 
-/** What `create-medusa-app` gives a store, at this plugin's pinned Medusa version. */
-function storePackageJson(tarball: string): Record<string, unknown> {
-  const own = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8"))
-  const medusa = own.devDependencies["@medusajs/medusa"]
+function ownPackageJson(): Record<string, any> {
+  return JSON.parse(fs.readFileSync(path.join(REPO_ROOT, "package.json"), "utf8"))
+}
+
+/**
+ * The Medusa versions a store is tested on: the lowest and the highest of the supported range. The
+ * lowest is the floor of the `@medusajs/medusa` peer range (">=2.18.0 <2.22.0"); the highest is the
+ * version this repository develops on (its devDependency, the latest release inside the range).
+ * PAYLATER_AS_INSTALLED_MEDUSA (comma-separated) picks others, e.g. one version on a laptop.
+ */
+export function medusaVersionsUnderTest(): string[] {
+  const own = ownPackageJson()
+  const chosen = process.env.PAYLATER_AS_INSTALLED_MEDUSA?.split(",").map((v) => v.trim()).filter(Boolean)
+  if (chosen?.length) return chosen
+  const floor = /^>=\s*(\d+\.\d+\.\d+)\s/.exec(own.peerDependencies["@medusajs/medusa"])
+  if (!floor) throw new Error(`the @medusajs/medusa peer range has no ">=x.y.z" floor: ${own.peerDependencies["@medusajs/medusa"]}`)
+  return [...new Set([floor[1], own.devDependencies["@medusajs/medusa"]])]
+}
+
+/** What `create-medusa-app` gives a store, at the given Medusa version. */
+function storePackageJson(tarball: string, medusa: string): Record<string, unknown> {
+  const own = ownPackageJson()
   return {
     name: "fresh-paylater-store",
     version: "0.0.1",
@@ -203,10 +222,16 @@ export function buildAndPack(outDir: string, timings: StepTiming[]): { tarball: 
  * Creates the store folder: package.json, tsconfig.json, the README's medusa-config.ts (verbatim)
  * and .env, node_modules (see the file comment), and `npm install`.
  */
-export function createStore(opts: { tarball: string; medusaConfig: string; env: Record<string, string>; timings: StepTiming[] }): FreshStore {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "paylater-fresh-store-"))
+export function createStore(opts: {
+  tarball: string
+  medusaVersion: string
+  medusaConfig: string
+  env: Record<string, string>
+  timings: StepTiming[]
+}): FreshStore {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `paylater-fresh-store-${opts.medusaVersion}-`))
   fs.chmodSync(dir, 0o755)
-  fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify(storePackageJson(opts.tarball), null, 2))
+  fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify(storePackageJson(opts.tarball, opts.medusaVersion), null, 2))
   fs.writeFileSync(path.join(dir, "tsconfig.json"), JSON.stringify(STORE_TSCONFIG, null, 2))
   fs.writeFileSync(path.join(dir, "medusa-config.ts"), opts.medusaConfig)
   fs.writeFileSync(path.join(dir, ".env"), Object.entries(opts.env).map(([k, v]) => `${k}=${v}`).join("\n") + "\n")
@@ -214,6 +239,11 @@ export function createStore(opts: { tarball: string; medusaConfig: string; env: 
 
   const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, MEDUSA_DISABLE_TELEMETRY: "true" }
   const store = new FreshStore(dir, env, opts.timings)
+  const npmEnv = { ...env, npm_config_loglevel: "error" }
+  if (opts.medusaVersion !== ownPackageJson().devDependencies["@medusajs/medusa"]) {
+    store.run(`npm install (store, Medusa ${opts.medusaVersion} from the registry)`, "npm", ["install", "--no-audit", "--no-fund"], { env: npmEnv })
+    return store
+  }
   const started = Date.now()
   try {
     // Hard links: seconds instead of a full copy, where the temp folder shares this disk.
@@ -222,9 +252,7 @@ export function createStore(opts: { tarball: string; medusaConfig: string; env: 
     fs.rmSync(path.join(dir, "node_modules"), { recursive: true, force: true })
   }
   store.timings.push({ step: "node_modules (hard links)", ms: Date.now() - started })
-  store.run("npm install (store)", "npm", ["install", "--no-audit", "--no-fund", "--prefer-offline"], {
-    env: { ...env, npm_config_loglevel: "error" },
-  })
+  store.run("npm install (store)", "npm", ["install", "--no-audit", "--no-fund", "--prefer-offline"], { env: npmEnv })
   return store
 }
 
@@ -234,7 +262,10 @@ export function createStore(opts: { tarball: string; medusaConfig: string; env: 
  * express-session only sets it on a request it believes is HTTPS, so a plain-http production server
  * cannot keep an admin signed in. (Chromium accepts Secure cookies from http://localhost.)
  */
-export async function startHttpsTerminatingProxy(port: number, targetPort: number): Promise<{ close(): Promise<void> }> {
+export async function startHttpsTerminatingProxy(
+  port: number,
+  targetPort: number
+): Promise<{ port: number; close(): Promise<void> }> {
   const http = await import("node:http")
   const server = http.createServer((req, res) => {
     const upstream = http.request(
@@ -257,8 +288,17 @@ export async function startHttpsTerminatingProxy(port: number, targetPort: numbe
     req.pipe(upstream)
   })
   // Both loopback families: "localhost" may resolve to ::1 or 127.0.0.1.
-  await new Promise<void>((resolve) => server.listen(port, resolve))
+  // Port 0 binds a free port now and keeps it: a port only looked up early can be taken by
+  // another process during the minutes the store takes to install and build.
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject)
+    server.listen(port, () => {
+      server.off("error", reject)
+      resolve()
+    })
+  })
   return {
+    port: (server.address() as import("node:net").AddressInfo).port,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections()

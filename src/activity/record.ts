@@ -6,6 +6,7 @@ import type { RecordPayLaterEventInput } from "../modules/paylater-activity/type
 import { viewOfSession } from "../settlement/attempt-view"
 import type { SettlementResult } from "../settlement/settle"
 import { checkEvent, type CheckSource } from "./events"
+import { logRef } from "../lib/paylater"
 
 /** The activity module, or null when the app did not register it (then nothing is recorded). */
 export function activityService(container: MedusaContainer): PayLaterActivityModuleService | null {
@@ -49,7 +50,7 @@ export async function recordPayLaterActivity(
     return true
   } catch (error) {
     logger.warn(
-      `PayLater activity: could not record ${event.kind} for ${event.session_id}: ${(error as Error)?.message ?? error}`
+      `PayLater activity: could not record ${event.kind} for ${logRef(event.session_id)}: ${(error as Error)?.message ?? error}`
     )
     return false
   }

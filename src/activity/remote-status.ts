@@ -1,6 +1,6 @@
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
-import type { PaymentStatus } from "../lib/paylater"
+import { logRef, type PaymentStatus } from "../lib/paylater"
 import { clientForRegistration, registrationIdOf } from "../medusa-records/registrations"
 
 /**
@@ -27,7 +27,7 @@ export async function askPayLaterStatus(
   try {
     return await client.getPaymentStatus(orderId)
   } catch (error) {
-    logger.warn(`PayLater activity: status of ${orderId} unavailable: ${(error as Error)?.message ?? error}`)
+    logger.warn(`PayLater activity: status of ${logRef(orderId)} unavailable: ${(error as Error)?.message ?? error}`)
     return null
   }
 }

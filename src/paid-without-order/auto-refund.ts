@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto"
 import { ContainerRegistrationKeys, MathBN, Modules } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
+import { logRef, refundStaleAfterMs } from "../lib/paylater"
 import { activityModuleOf } from "../modules/paylater-activity/resolve"
 import type { PayLaterActivityModuleService } from "../modules/paylater-activity/service"
 import type { AttentionRecord } from "../modules/paylater-activity/types"
@@ -79,7 +80,7 @@ export async function sendRefund(
     orderId: item.paylater_order_id,
     sessionId: item.session_id,
     amount: amount ?? item.amount,
-    timeoutMs: registration.options.config.timeoutMs,
+    staleAfterMs: refundStaleAfterMs(registration.options.config),
   })
 }
 
@@ -119,10 +120,10 @@ async function refundOne(container: MedusaContainer, activity: PayLaterActivityM
     const unknown = await outcomeUnknown(activity, item.paylater_order_id)
     const next = afterFailure(plan, now, message.slice(0, 500), unknown)
     await savePlan(activity, item, next)
-    logger.warn(`PayLater: automatic refund of ${item.paylater_order_id} (${item.amount} QAR) ${unknown ? "has an unknown outcome; left for a person" : `refused (${message}); ${next.state === "scheduled" ? `retried from ${next.next_attempt_at}` : "left for a person"}`}`)
+    logger.warn(`PayLater: automatic refund of ${logRef(item.paylater_order_id)} (${item.amount} QAR) ${unknown ? "has an unknown outcome; left for a person" : `refused (${message}); ${next.state === "scheduled" ? `retried from ${next.next_attempt_at}` : "left for a person"}`}`)
     return unknown ? "outcome_unknown" : next.state === "scheduled" ? "retry_later" : "stopped"
   }
-  logger.info(`PayLater: ${item.paylater_order_id} was paid without an order; refunded ${item.amount} QAR in full automatically`)
+  logger.info(`PayLater: ${logRef(item.paylater_order_id)} was paid without an order; refunded ${item.amount} QAR in full automatically`)
   return finish(
     activity,
     item,

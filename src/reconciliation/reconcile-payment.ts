@@ -1,6 +1,6 @@
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
-import type { PaymentStatus } from "../lib/paylater"
+import { logRef } from "../lib/paylater"
 import { recordAutomaticCheck } from "../activity/record"
 import { activityModuleOf } from "../modules/paylater-activity/resolve"
 import { flagPaidAttempt, flagPaidWithoutOrder, PAID_WITHOUT_ORDER_NEXT_STEP, recordedPaymentOf } from "../paid-without-order/listing"
@@ -49,11 +49,11 @@ export async function reconcileSession(container: MedusaContainer, candidate: Se
     // Also listed by the settlement's announcement; repeated here (idempotent) in case that was lost.
     await flagPaidWithoutOrder(container, candidate.session_id, { signal: "reconciliation", error: result.error })
     logger.error(
-      `PayLater: payment ${result.session.session_data.paylater_order_id ?? result.session.session_id} (PayLater ref ${result.session.session_data.paylater_ref ?? "?"}, ${result.session.session_data.amount ?? "?"} QAR) is paid and recorded, but cart ${result.cart_id} could not be turned into an order. ` +
+      `PayLater: payment ${logRef(result.session.session_data.paylater_order_id ?? result.session.session_id)} (PayLater ref ${result.session.session_data.paylater_ref ?? "?"}, ${result.session.session_data.amount ?? "?"} QAR) is paid and recorded, but cart ${logRef(result.cart_id)} could not be turned into an order (Settings → PayLater lists it). ` +
         PAID_WITHOUT_ORDER_NEXT_STEP
     )
   } else if (outcome === "paid" && result.changed) {
-    logger.info(`PayLater reconciliation: ${candidate.session_id} was paid at PayLater; processed as its webhook would have been`)
+    logger.info(`PayLater reconciliation: ${logRef(candidate.session_id)} was paid at PayLater; processed as its webhook would have been`)
   }
   return outcome
 }

@@ -1,6 +1,6 @@
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { isPayLaterError, type PayLaterApi } from "../lib/paylater"
+import { isPayLaterError, logRef, type PayLaterApi } from "../lib/paylater"
 import { stillPayable } from "../modules/paylater-activity/attempt-state"
 import type { AttemptRecord } from "../modules/paylater-activity/ledger-port"
 import { activityModuleOf } from "../modules/paylater-activity/resolve"
@@ -55,7 +55,7 @@ export async function settleDetachedAttempt(
   if (wanted && (!input.throttle_seconds || (await takeStatusSlot(container, row.paylater_order_id, input.throttle_seconds)))) {
     const registration = registrationOf(container, row)
     if (!registration) {
-      logger.warn(`PayLater: no registration to ask about ${row.paylater_order_id}; left open`)
+      logger.warn(`PayLater: no registration to ask about ${logRef(row.paylater_order_id)}; left open`)
       return { outcome: "detached", session: null, attempt: row, asked: false, changed: false }
     }
     try {
@@ -69,7 +69,7 @@ export async function settleDetachedAttempt(
           signal: input.signal,
         })) ?? row
     } catch (error) {
-      logger.warn(`PayLater: status of ${row.paylater_order_id} unavailable (${isPayLaterError(error) ? error.code : "unknown"})`)
+      logger.warn(`PayLater: status of ${logRef(row.paylater_order_id)} unavailable (${isPayLaterError(error) ? error.code : "unknown"})`)
       return { outcome: "detached", session: null, attempt: row, asked: true, changed: false }
     }
   } else if (row.state === "open" || row.state === "starting") {
@@ -113,5 +113,11 @@ async function listPaidDetached(container: MedusaContainer, row: AttemptRecord, 
     reason: whyDetached(row),
     detail: { signal, paylater_ref: row.paylater_ref, superseded_by: row.superseded_by, kind: row.kind },
   })
-  if (news) logger.error(`PayLater: ${flagged?.summary ?? `${row.paylater_order_id} is paid without an order`} ${PAID_WITHOUT_ORDER_NEXT_STEP}`)
+  if (news) {
+    // Short forms in logs (the whole ids are keys; Settings → PayLater shows them to staff).
+    const cart = row.cart_id ? `, cart ${logRef(row.cart_id)}` : ""
+    logger.error(
+      `PayLater: ${logRef(row.paylater_order_id)} (PayLater ref ${row.paylater_ref ?? "?"}, ${flagged?.amount ?? "?"} QAR${cart}) is paid without an order (${row.superseded_by ? "superseded attempt" : row.start_error ? "its create's answer was lost" : "its session was deleted"}). ${PAID_WITHOUT_ORDER_NEXT_STEP}`
+    )
+  }
 }

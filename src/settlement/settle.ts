@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
-import type { WebhookStatus } from "../lib/paylater"
+import { logRef, type WebhookStatus } from "../lib/paylater"
 import type { AttemptRecord } from "../modules/paylater-activity/ledger-port"
 import { activityModuleOf } from "../modules/paylater-activity/resolve"
 import { recordOrderCaptures } from "./order-captures"
@@ -205,7 +205,7 @@ async function askAndApply(
   if (completion.tried) {
     container
       .resolve(ContainerRegistrationKeys.LOGGER)
-      .warn(`PayLater: ${current.session_id} is paid but cart ${current.cart_id} could not be completed: ${completion.error}`)
+      .warn(`PayLater: ${logRef(current.session_id)} is paid but cart ${logRef(current.cart_id)} could not be completed: ${completion.error}`)
   }
   return { outcome: "paid_without_order", cart_id: current.cart_id, error: completion.error, session: current, asked, changed }
 }

@@ -7,8 +7,8 @@ import { SHOPPER_MESSAGES, type Locale, type ShopperMessageKey } from "./message
  */
 
 export type CheckoutErrorCode =
-  | "no_account"
-  | "limit_too_low"
+  | "not_eligible"
+  | "too_many_requests"
   | "amount_out_of_range"
   | "currency"
   | "invalid_mobile"
@@ -27,14 +27,14 @@ export type CheckoutErrorCode =
 export type CheckoutErrorKind = "refused" | "try_later" | "network"
 
 const KIND: Record<CheckoutErrorCode, CheckoutErrorKind> = {
-  no_account: "refused",
-  limit_too_low: "refused",
+  not_eligible: "refused",
   amount_out_of_range: "refused",
   currency: "refused",
   invalid_mobile: "refused",
   duplicate: "refused",
   unknown: "refused",
   try_later: "try_later",
+  too_many_requests: "try_later",
   unconfirmed: "try_later",
   unavailable: "try_later",
   no_link: "try_later",
@@ -65,8 +65,8 @@ export class PayLaterCheckoutError extends Error {
 
 /** The plugin's sentences, by their opening words (some go on with the order's own numbers). */
 const OPENINGS: Array<[string, CheckoutErrorCode]> = [
-  [SHOPPER_MESSAGES.no_account.en, "no_account"],
-  [SHOPPER_MESSAGES.limit_too_low.en, "limit_too_low"],
+  [SHOPPER_MESSAGES.not_eligible.en, "not_eligible"],
+  [SHOPPER_MESSAGES.too_many_requests.en, "too_many_requests"],
   [SHOPPER_MESSAGES.duplicate.en, "duplicate"],
   [SHOPPER_MESSAGES.try_later.en, "try_later"],
   [SHOPPER_MESSAGES.unconfirmed.en, "unconfirmed"],
@@ -89,6 +89,9 @@ export function toCheckoutError(error: unknown): PayLaterCheckoutError {
   const known = OPENINGS.find(([opening]) => message.startsWith(opening))
   if (known) {
     return new PayLaterCheckoutError(known[1], message, status)
+  }
+  if (status === 429) {
+    return new PayLaterCheckoutError("too_many_requests", SHOPPER_MESSAGES.too_many_requests.en, status)
   }
   if (status === 422 || status >= 500) {
     return new PayLaterCheckoutError("unavailable", message || SHOPPER_MESSAGES.unavailable.en, status)

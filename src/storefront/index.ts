@@ -31,4 +31,12 @@ export {
   type RequestToPayState,
 } from "./poll"
 export { failureMessage, paymentWasTaken, readPayLaterReturn, type PayLaterFailureReason, type PayLaterReturn } from "./return-params"
+export {
+  isPayLaterProvider,
+  isRequestToPayProvider,
+  PAY_BUTTON_TEXT,
+  payLaterButtonText,
+  payLaterChoice,
+  payLaterSessionOf,
+} from "./choice"
 export { describeInstalments, fetchInstalments, type InstalmentOffer, type InstalmentQuery } from "./instalments"

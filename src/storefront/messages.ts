@@ -10,13 +10,15 @@ export type Locale = "en" | "ar"
 export type Bilingual = Record<Locale, string>
 
 export const SHOPPER_MESSAGES = {
-  no_account: {
-    en: "We could not find a PayLater account for this mobile number and email address. Use the mobile number and email of your PayLater account, or choose another payment method.",
-    ar: "لم نجد حساب PayLater بهذا الرقم وهذا البريد الإلكتروني. استخدم رقم الجوال والبريد الإلكتروني المسجلين في حسابك على PayLater، أو اختر طريقة دفع أخرى.",
+  // One answer for "no account" and "limit below the total": told apart, they would let anyone with
+  // a number and an email learn whether that person has PayLater and bracket their limit (docs/security.md).
+  not_eligible: {
+    en: "PayLater cannot take this payment for this mobile number and email address. Use the mobile number and email of your PayLater account and check that your available spending limit covers this order, or choose another payment method.",
+    ar: "لا يمكن لـ PayLater قبول هذا الدفع بهذا الرقم وهذا البريد الإلكتروني. استخدم رقم الجوال والبريد الإلكتروني المسجلين في حسابك على PayLater وتأكد أن حد الإنفاق المتاح يغطي هذا الطلب، أو اختر طريقة دفع أخرى.",
   },
-  limit_too_low: {
-    en: "Your available PayLater spending limit is below this order's total. Choose another payment method, or make a payment in the PayLater app and try again.",
-    ar: "حد الإنفاق المتاح لك في PayLater أقل من إجمالي هذا الطلب. اختر طريقة دفع أخرى، أو سدّد دفعة من تطبيق PayLater ثم حاول مرة أخرى.",
+  too_many_requests: {
+    en: "Too many PayLater payments were started for this mobile number or this cart. Please wait a few minutes before trying again, or choose another payment method.",
+    ar: "تم بدء عدد كبير جدًا من عمليات الدفع عبر PayLater لهذا الرقم أو لهذه السلة. يرجى الانتظار بضع دقائق قبل المحاولة مرة أخرى، أو اختيار طريقة دفع أخرى.",
   },
   amount_out_of_range: {
     en: "PayLater cannot pay for an order of this amount. Please choose another payment method.",

@@ -1,4 +1,5 @@
-import type { PayLaterSdk, PaymentSessionLike } from "./sdk"
+import { payLaterSessionOf } from "./choice"
+import type { PayLaterSdk } from "./sdk"
 
 /**
  * Following a payment that is not decided yet: the Request to Pay waiting state (the plugin's
@@ -116,10 +117,6 @@ export type PendingOutcome =
   /** Still undecided after `giveUpAfterMs`: offer a "check again" button. */
   | { kind: "gave_up" }
 
-function payLaterSession(cart: { payment_collection?: { payment_sessions?: PaymentSessionLike[] | null } | null }) {
-  return cart.payment_collection?.payment_sessions?.find((s) => s.provider_id.startsWith("pp_paylater"))
-}
-
 /** One check for the pending page: completing the cart is Medusa's own step and safe to repeat. */
 export async function checkPendingOrder(sdk: PayLaterSdk, cartId: string): Promise<PendingOutcome | null> {
   const result = (await sdk.store.cart.complete(cartId).catch(() => null)) as { type?: string; order?: { id: string } } | null
@@ -131,7 +128,7 @@ export async function checkPendingOrder(sdk: PayLaterSdk, cartId: string): Promi
     if ((error as { status?: unknown } | null)?.status === 404) return { kind: "missing" }
     throw error
   }
-  const session = payLaterSession(cart)
+  const session = payLaterSessionOf(cart)
   if (!session) return { kind: "failed", reason: "error" }
   const data = (session.data ?? {}) as Record<string, unknown>
   if (session.status === "error" || data.paylater_status === "failed") {

@@ -20,7 +20,7 @@ type Event = PayLaterWebhookEventData | ProviderWebhookPayload
  * - Medusa's own POST /hooks/payment/pp_paylater_<id> (`payment.webhook_received`, unauthenticated:
  *   the provider refuses forged bodies in Medusa's subscriber, and answers genuine ones
  *   NOT_SUPPORTED so that Medusa's pipeline leaves them to this one): parsed and verified here.
- * Either way, settled in src/signals/webhook.ts.
+ * Either way, settled in src/signal-handlers/webhook.ts.
  */
 export default async function payLaterWebhookHandler({ event, container }: SubscriberArgs<Event>): Promise<void> {
   const data = event.data

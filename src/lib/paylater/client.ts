@@ -11,6 +11,7 @@ import {
   validateShopperLookupInput,
 } from "./inputs"
 import { JsonDecimal, jsonBody } from "./json-body"
+import { logRef } from "./log-ref"
 import { maskMobile } from "./mobile"
 import { invalidApiKeyError, isAuthFailure, parseJson } from "./remote-errors"
 import { defaultSleep, withRetries } from "./retry"
@@ -44,8 +45,13 @@ export interface PayLaterClientDeps {
 
 interface Call {
   operation: PayLaterOperation
-  /** What the log line names the call by: order id, masked mobile. Never secrets or full numbers. */
+  /**
+   * What log lines name the call by: short order id (log-ref.ts), masked mobile. Never secrets or
+   * full numbers.
+   */
   label: string
+  /** The same with the whole order id, for debug lines only. */
+  debugLabel: string
   method: "GET" | "POST"
   /** Under WEB_CHECKOUT_PATH, query included. */
   path: string
@@ -55,6 +61,10 @@ interface Call {
 interface Exchange {
   answer: HttpAnswer
   body: unknown
+}
+
+function labels(orderId: string, rest = ""): Pick<Call, "label" | "debugLabel"> {
+  return { label: `order=${logRef(orderId)}${rest}`, debugLabel: `order=${orderId}${rest}` }
 }
 
 const silentLogger: PayLaterLogger = { info() {}, warn() {}, error() {} }
@@ -106,7 +116,7 @@ export class PayLaterClient implements PayLaterApi {
       fail_redirect_url: valid.failRedirectUrl,
       expiry_duration: valid.expiryMinutes,
     })
-    const call: Call = { operation: "createPaymentLink", label: `order=${valid.orderId}`, method: "POST", path: "", body }
+    const call: Call = { operation: "createPaymentLink", ...labels(valid.orderId), method: "POST", path: "", body }
     return this.once(call, ({ answer, body: json }) => readPaymentLink(answer, json))
   }
 
@@ -121,7 +131,7 @@ export class PayLaterClient implements PayLaterApi {
     })
     const call: Call = {
       operation: "requestToPay",
-      label: `order=${valid.merchantOrderReference} mobile=${maskMobile(valid.mobileNumber)}`,
+      ...labels(valid.merchantOrderReference, ` mobile=${maskMobile(valid.mobileNumber)}`),
       method: "POST",
       path: "/request-to-pay",
       body,
@@ -135,7 +145,7 @@ export class PayLaterClient implements PayLaterApi {
     const id = validateOrderId(orderId)
     const call: Call = {
       operation: "getPaymentStatus",
-      label: `order=${id}`,
+      ...labels(id),
       method: "GET",
       path: `/status?${new URLSearchParams({ order_id: id }).toString()}`,
     }
@@ -149,7 +159,7 @@ export class PayLaterClient implements PayLaterApi {
       valid.amount === undefined
         ? jsonBody({ order_id: valid.orderId })
         : jsonBody({ order_id: valid.orderId, amount: valid.amount })
-    const call: Call = { operation: "refund", label: `order=${valid.orderId}`, method: "POST", path: "/refund", body }
+    const call: Call = { operation: "refund", ...labels(valid.orderId), method: "POST", path: "/refund", body }
     return this.once(call, ({ answer, body: json }) => readRefund(answer, json))
   }
 
@@ -159,6 +169,7 @@ export class PayLaterClient implements PayLaterApi {
     const call: Call = {
       operation: "lookupShopper",
       label: `mobile=${maskMobile(valid.mobileNumber)}`,
+      debugLabel: `mobile=${maskMobile(valid.mobileNumber)}`,
       method: "GET",
       path: `/shopper?${query.toString()}`,
     }
@@ -240,11 +251,11 @@ export class PayLaterClient implements PayLaterApi {
       },
       this.now
     )
-    const line = `PayLater ${call.operation} ${call.label}: HTTP ${answer.status} in ${answer.durationMs} ms`
+    const line = (label: string) => `PayLater ${call.operation} ${label}: HTTP ${answer.status} in ${answer.durationMs} ms`
     if (this.logger.debug) {
-      this.logger.debug(line)
+      this.logger.debug(line(call.debugLabel))
     } else {
-      this.logger.info(line)
+      this.logger.info(line(call.label))
     }
     return { answer, body: parseJson(answer.text) }
   }

@@ -10,3 +10,5 @@ export { PayLaterClient, WEB_CHECKOUT_PATH, type PayLaterClientDeps } from "./cl
 export { TOKEN_PATH } from "./token"
 export * from "./instalments"
 export type { PayLaterOperation } from "./http"
+export { refundStaleAfterMs, sentOnceWorstCaseMs } from "./worst-case"
+export { logRef } from "./log-ref"

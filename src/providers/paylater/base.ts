@@ -4,6 +4,7 @@ import {
   PaymentActions,
   PaymentSessionStatus,
 } from "@medusajs/framework/utils"
+import { logger as medusaLogger } from "@medusajs/framework/logger"
 import type {
   AuthorizePaymentInput,
   AuthorizePaymentOutput,
@@ -31,6 +32,8 @@ import type {
 import {
   type PayLaterError,
   isPayLaterError,
+  logRef,
+  refundStaleAfterMs,
   verifyWebhook,
   type PayLaterApi,
   type PayLaterConfig,
@@ -40,7 +43,8 @@ import {
 import { payLaterClientFor } from "./clients"
 import { assertEligible, lookUpEligibility, lookUpWanted, type PaymentKind } from "./eligibility"
 import { toMedusaError } from "./errors"
-import { amountEquals, isPositive, isWithin, toAmountText } from "./money"
+import { amountEquals, isPositive, isWithin, toAmountText, toExactRefundAmount } from "./money"
+import { warnOnce } from "./production-guard"
 import { resolveProviderOptions, type PayLaterProviderOptions, type ResolvedProviderOptions } from "./options"
 import {
   orderIdForAttempt,
@@ -92,8 +96,9 @@ const MODULE_MISSING =
  * PayLater status 2, and no create or refund is ever sent twice under the same id.
  */
 export abstract class PayLaterBaseProvider extends AbstractPaymentProvider<PayLaterProviderOptions> {
+  /** Runs when Medusa loads the provider (boot); the provider itself is built at first use. */
   static validateOptions(options: Record<string, unknown>): void {
-    resolveProviderOptions(options)
+    warnOnce(medusaLogger, resolveProviderOptions(options).warnings)
   }
 
   protected readonly settings_: ResolvedProviderOptions
@@ -246,7 +251,7 @@ export abstract class PayLaterBaseProvider extends AbstractPaymentProvider<PayLa
     const data = (input.data ?? {}) as PayLaterSessionData
     if (data.paylater_status === "success") {
       this.logger_.warn(
-        `PayLater: payment ${data.paylater_order_id ?? "?"} was canceled in Medusa but is paid at PayLater; refund it to return the money.`
+        `PayLater: payment ${logRef(data.paylater_order_id)} was canceled in Medusa but is paid at PayLater; refund it to return the money.`
       )
     }
     return { data }
@@ -272,7 +277,7 @@ export abstract class PayLaterBaseProvider extends AbstractPaymentProvider<PayLa
     if (!orderId) {
       throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "This payment has no PayLater order to refund.")
     }
-    const amount = toAmountText(input.amount)
+    const amount = toExactRefundAmount(input.amount)
     if (!isPositive(amount)) {
       throw new MedusaError(MedusaError.Types.INVALID_DATA, "The refund amount must be greater than 0.")
     }
@@ -289,7 +294,7 @@ export abstract class PayLaterBaseProvider extends AbstractPaymentProvider<PayLa
       payment: { id: row?.payment_id ?? null, payment_collection_id: row?.payment_collection_id ?? null },
       // How much may be refunded is the ledger's to say, not the payment data's.
       capturedAmount: row ? toAmountText(row.raw_amount ?? row.amount) : undefined,
-      timeoutMs: this.settings_.config.timeoutMs,
+      staleAfterMs: refundStaleAfterMs(this.settings_.config),
     })
     return { data: refunded }
   }
@@ -359,7 +364,7 @@ export abstract class PayLaterBaseProvider extends AbstractPaymentProvider<PayLa
       return status
     } catch (error) {
       this.logger_.warn(
-        `PayLater: status of ${orderId} unavailable (${isPayLaterError(error) ? error.code : "unknown"})`
+        `PayLater: status of ${logRef(orderId)} unavailable (${isPayLaterError(error) ? error.code : "unknown"})`
       )
       throw toMedusaError(error, "status")
     }
@@ -433,7 +438,7 @@ export abstract class PayLaterBaseProvider extends AbstractPaymentProvider<PayLa
         throw toMedusaError(error, "create")
       }
       this.logger_.warn(
-        `PayLater: starting ${orderIdForAttempt(sessionId, attempt)} failed (${error.code}); retrying once as ${orderIdForAttempt(sessionId, attempt + 1)}`
+        `PayLater: starting ${logRef(orderIdForAttempt(sessionId, attempt))} failed (${error.code}); retrying once as ${logRef(orderIdForAttempt(sessionId, attempt + 1))}`
       )
     }
     try {

@@ -1,6 +1,6 @@
 import { MedusaError } from "@medusajs/framework/utils"
 import type { Logger } from "@medusajs/framework/types"
-import { maskMobile, normalizeQatarMobile, type PayLaterApi, type Shopper } from "../../lib/paylater"
+import { logRef, maskMobile, normalizeQatarMobile, type PayLaterApi, type Shopper } from "../../lib/paylater"
 import { SHOPPER_MESSAGES } from "../../storefront/messages"
 import type { EligibilityMode } from "./checkout-options"
 import { isWithin } from "./money"
@@ -16,11 +16,12 @@ import { isWithin } from "./money"
  * needs both).
  */
 
-/** Machine-readable `code`s on the errors, as for Request to Pay (request-to-pay/errors.ts). */
-export const ELIGIBILITY_ERROR_CODES = {
-  noAccount: "paylater_no_account",
-  limitTooLow: "paylater_limit_too_low",
-} as const
+/**
+ * The machine-readable `code` on the refusal, as for Request to Pay (request-to-pay/errors.ts). One
+ * code and one message for "no account" and "limit below the total": a stranger with a number and
+ * an email must not learn which (docs/security.md). The server log keeps the detail for the merchant.
+ */
+export const ELIGIBILITY_ERROR_CODE = "paylater_not_eligible"
 
 export type PaymentKind = "request-to-pay" | "link"
 
@@ -106,12 +107,10 @@ export function lookUpWanted(mode: EligibilityMode, kind: PaymentKind): boolean 
 
 /** Throws the shopper-facing error for a refusal; returns quietly when the payment may go on. */
 export function assertEligible(outcome: EligibilityOutcome, logger: Logger | Console, reference: string): void {
-  if (outcome.kind === "no_account") {
-    logger.info(`PayLater: ${reference} not started: no PayLater account for the mobile number and email`)
-    throw new MedusaError(MedusaError.Types.NOT_ALLOWED, SHOPPER_MESSAGES.no_account.en, ELIGIBILITY_ERROR_CODES.noAccount)
-  }
-  if (outcome.kind === "limit_too_low") {
-    logger.info(`PayLater: ${reference} not started: the shopper's spending limit is below the total`)
-    throw new MedusaError(MedusaError.Types.NOT_ALLOWED, SHOPPER_MESSAGES.limit_too_low.en, ELIGIBILITY_ERROR_CODES.limitTooLow)
+  if (outcome.kind === "no_account" || outcome.kind === "limit_too_low") {
+    logger.info(
+      `PayLater: ${logRef(reference)} not started: ${outcome.kind === "no_account" ? "no PayLater account for the mobile number and email" : "the shopper's spending limit is below the total"}`
+    )
+    throw new MedusaError(MedusaError.Types.NOT_ALLOWED, SHOPPER_MESSAGES.not_eligible.en, ELIGIBILITY_ERROR_CODE)
   }
 }

@@ -1,6 +1,6 @@
 import { MathBN, MedusaError } from "@medusajs/framework/utils"
 import type { BigNumberInput } from "@medusajs/framework/types"
-import { addAmounts, compareAmounts, toTwoDecimals } from "../../lib/paylater"
+import { addAmounts, compareAmounts, normalizeAmount, toTwoDecimals } from "../../lib/paylater"
 
 /**
  * The provider's side of money: Medusa hands amounts over as numbers, decimal text or BigNumber
@@ -9,14 +9,37 @@ import { addAmounts, compareAmounts, toTwoDecimals } from "../../lib/paylater"
  * the arithmetic. No binary floating point ever touches an amount.
  */
 
-/** Any Medusa amount → two-decimal QAR text, rounded half up (350.005 → "350.01"). */
-export function toAmountText(amount: BigNumberInput): string {
+/** The exact decimal text of a Medusa amount: toFixed() without digits never uses exponent notation. */
+function exactText(amount: BigNumberInput): string {
   const value = MathBN.convert(amount)
   if (!value.isFinite()) {
     throw new MedusaError(MedusaError.Types.INVALID_DATA, "The amount is not a valid number")
   }
-  // toFixed() without digits: the exact decimal text, never exponent notation.
-  return toTwoDecimals(value.toFixed())
+  return value.toFixed()
+}
+
+/**
+ * Any Medusa amount → two-decimal QAR text, rounded half up (350.005 → "350.01"). For amounts
+ * Medusa computes (cart totals with tax), never for an amount a person typed to move money back.
+ */
+export function toAmountText(amount: BigNumberInput): string {
+  return toTwoDecimals(exactText(amount))
+}
+
+/**
+ * A refund amount as entered, exactly: PayLater moves whole dirhams, so 33.335 is refused rather
+ * than sent as 33.34 (and 99.995 of a 100.00 payment never becomes a full refund by rounding).
+ */
+export function toExactRefundAmount(amount: BigNumberInput): string {
+  const text = exactText(amount)
+  try {
+    return normalizeAmount(text)
+  } catch {
+    throw new MedusaError(
+      MedusaError.Types.INVALID_DATA,
+      `A PayLater refund is made in whole dirhams: ${text} QAR has more than two decimals. Enter the amount with at most two decimals (e.g. ${toTwoDecimals(text)}).`
+    )
+  }
 }
 
 export function amountEquals(a: string, b: string): boolean {

@@ -2,11 +2,17 @@ import { z } from "zod"
 import { isPayLaterError, parsePayLaterConfig } from "../../lib/paylater"
 import type { PayLaterConfig, PayLaterConfigInput } from "../../lib/paylater"
 import { readCheckoutOptions, type CheckoutOptionsInput, type CheckoutSettings } from "./checkout-options"
+import { readLimitOptions, type LimitOptionsInput, type LimitSettings } from "./limit-options"
 import { readReconcileOptions, type ReconcileOptionsInput, type ReconcileSettings } from "./reconcile-options"
+import { configurationWarnings, isProductionProcess, productionProblems } from "./production-guard"
 import { DEFAULT_TEMPLATES, fillTemplate, unknownPlaceholders } from "./templates"
 
 /** What a merchant puts under the provider's `options` in medusa-config. */
-export interface PayLaterProviderOptions extends PayLaterConfigInput, ReconcileOptionsInput, CheckoutOptionsInput {
+export interface PayLaterProviderOptions
+  extends PayLaterConfigInput,
+    ReconcileOptionsInput,
+    CheckoutOptionsInput,
+    LimitOptionsInput {
   /** Public URL of this Medusa server; PayLater sends the shopper back to its return route. */
   backendUrl: string
   /** Storefront base, available to templates as {storefront_url}. */
@@ -16,6 +22,11 @@ export interface PayLaterProviderOptions extends PayLaterConfigInput, ReconcileO
   pendingUrlTemplate?: string
   /** A payment PayLater took whose cart could not become an order: refund it automatically (default) or hold it for a person. */
   paidWithoutOrder?: PaidWithoutOrderPolicy
+  /**
+   * With NODE_ENV=production and environment "production", a plain-http or loopback `apiBaseUrl` is
+   * refused at boot unless this is true (e.g. an egress proxy on localhost that does the TLS).
+   */
+  allowInsecureApiBase?: boolean
 }
 
 export const PAID_WITHOUT_ORDER_POLICIES = ["refund", "hold"] as const
@@ -36,8 +47,12 @@ export interface ResolvedProviderOptions {
   reconcile: ReconcileSettings
   /** Instalment plans shown to shoppers and the shopper look-up before a payment (checkout-options.ts). */
   checkout: CheckoutSettings
+  /** How often a storefront may push, look up or create links per mobile number and per cart (limit-options.ts). */
+  limits: LimitSettings
   /** What happens to a payment PayLater took for a cart that could not become an order. */
   paidWithoutOrder: PaidWithoutOrderPolicy
+  /** Things that may run but deserve a look (production-guard.ts): logged once at boot, shown on Settings → PayLater. */
+  warnings: string[]
 }
 
 function isHttpUrl(text: string): boolean {
@@ -107,13 +122,20 @@ const providerSchema = z.object({
     .enum(PAID_WITHOUT_ORDER_POLICIES, { message: 'paidWithoutOrder must be "refund" or "hold"' })
     .optional()
     .default("refund"),
+  allowInsecureApiBase: z
+    .boolean({ message: "allowInsecureApiBase must be true or false" })
+    .optional()
+    .default(false),
 })
 
 /**
  * Validates everything at once and reports every problem in one message, so a merchant fixes the
  * configuration in one restart. Throws a plain Error: this runs at boot, before any request.
  */
-export function resolveProviderOptions(options: unknown): ResolvedProviderOptions {
+export function resolveProviderOptions(
+  options: unknown,
+  { production = isProductionProcess() }: { production?: boolean } = {}
+): ResolvedProviderOptions {
   const problems: string[] = []
   let config: PayLaterConfig | undefined
   try {
@@ -138,6 +160,19 @@ export function resolveProviderOptions(options: unknown): ResolvedProviderOption
     typeof options === "object" && options !== null ? (options as Record<string, unknown>) : {},
     problems
   )
+  const limits = readLimitOptions(
+    typeof options === "object" && options !== null ? (options as Record<string, unknown>) : {},
+    problems
+  )
+  if (production && config && parsed.success) {
+    problems.push(
+      ...productionProblems({
+        raw: options as Record<string, unknown>,
+        config,
+        allowInsecureApiBase: parsed.data.allowInsecureApiBase,
+      })
+    )
+  }
   if (problems.length || !config || !parsed.success) {
     throw new Error(`PayLater provider options are invalid: ${problems.join("; ")}`)
   }
@@ -152,6 +187,8 @@ export function resolveProviderOptions(options: unknown): ResolvedProviderOption
     },
     reconcile,
     checkout,
+    limits,
     paidWithoutOrder: parsed.data.paidWithoutOrder,
+    warnings: configurationWarnings(config, production),
   }
 }

@@ -1,6 +1,6 @@
 import { MedusaError } from "@medusajs/framework/utils"
 import type { Logger } from "@medusajs/framework/types"
-import { isPayLaterError, type PayLaterApi, type PayLaterErrorCode } from "../../lib/paylater"
+import { isPayLaterError, logRef, type PayLaterApi, type PayLaterErrorCode } from "../../lib/paylater"
 import type { RefundLedgerPort } from "../../modules/paylater-activity/ledger-port"
 import { toMedusaError } from "./errors"
 import { addAmounts } from "./money"
@@ -55,12 +55,15 @@ export interface GuardedRefundInput {
   payment?: { id: string | null; payment_collection_id: string | null }
   /** What PayLater was asked to collect, from the attempt ledger (two-decimal QAR); the payment's data before the ledger. */
   capturedAmount?: string
-  timeoutMs: number
+  /** When a pending attempt can no longer be in flight: refundStaleAfterMs of the client's configuration. */
+  staleAfterMs: number
 }
 
 /** Sends one refund under the guard and returns the payment's new data. */
 export async function sendGuardedRefund(input: GuardedRefundInput): Promise<PayLaterSessionData> {
   const { api, logger, ledger, data, orderId, amount } = input
+  // Logs name the payment by its short form: the order id is the session id, a key (log-ref.ts).
+  const ref = logRef(orderId)
   const payment = input.payment ?? { id: null, payment_collection_id: null }
   const begun = await ledger.beginRefund({
     paylater_order_id: orderId,
@@ -70,11 +73,10 @@ export async function sendGuardedRefund(input: GuardedRefundInput): Promise<PayL
     payment_id: payment.id,
     payment_collection_id: payment.payment_collection_id,
     medusa_refund_id: input.medusaRefundId ?? null,
-    // Token fetch, the call and one retry after a refused token, each bounded by the timeout.
-    stale_after_ms: 4 * input.timeoutMs + 60_000,
+    stale_after_ms: input.staleAfterMs,
   })
   if (begun.mode === "book") {
-    logger.info(`PayLater: refund of ${amount} QAR for ${orderId} (confirmed by an operator) recorded on the order`)
+    logger.info(`PayLater: refund of ${amount} QAR for ${ref} (confirmed by an operator) recorded on the order`)
     return withRefund(data, begun.refunded_before, amount, { full: false, confirmed: true })
   }
   try {
@@ -90,21 +92,21 @@ export async function sendGuardedRefund(input: GuardedRefundInput): Promise<PayL
       })
       .catch((e: unknown) =>
         logger.error(
-          `PayLater: refund attempt ${begun.attempt_id} for ${orderId} could not be settled (${(e as Error)?.message ?? e}); it stays pending and blocks further refunds until checked`
+          `PayLater: refund attempt ${begun.attempt_id} for ${ref} could not be settled (${(e as Error)?.message ?? e}); it stays pending and blocks further refunds until checked`
         )
       )
     logger.warn(
-      `PayLater: refund of ${amount} QAR for ${orderId} ${unknown ? "has an unknown outcome" : "failed"} (${code})`
+      `PayLater: refund of ${amount} QAR for ${ref} ${unknown ? "has an unknown outcome" : "failed"} (${code})`
     )
     throw unknown ? unknownOutcomeError() : toMedusaError(error, "refund")
   }
   // The money has left: whatever happens to our bookkeeping now, Medusa must keep its refund record.
   await ledger.settleRefund(begun.attempt_id, { outcome: "succeeded" }).catch((e: unknown) =>
     logger.error(
-      `PayLater: refund of ${amount} QAR for ${orderId} was accepted but could not be recorded as such (${(e as Error)?.message ?? e}); it will show as outcome unknown on Settings → PayLater`
+      `PayLater: refund of ${amount} QAR for ${ref} was accepted but could not be recorded as such (${(e as Error)?.message ?? e}); it will show as outcome unknown on Settings → PayLater`
     )
   )
-  logger.info(`PayLater: refund of ${amount} QAR for ${orderId} accepted (${begun.full ? "full" : "partial"})`)
+  logger.info(`PayLater: refund of ${amount} QAR for ${ref} accepted (${begun.full ? "full" : "partial"})`)
   return withRefund(data, begun.refunded_before, amount, { full: begun.full, confirmed: false })
 }
 

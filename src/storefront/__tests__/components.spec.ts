@@ -1,6 +1,7 @@
 import path from "node:path"
 import { build } from "esbuild"
 import { chromium, type Browser, type Page } from "playwright-core"
+import { payLaterButtonText } from "../choice"
 import { SHOPPER_MESSAGES } from "../messages"
 import { cartWithLinkSession, collectionWith, RTP_STATE_ROUTE, startFakeStore, waiting, type FakeStore } from "./fake-store"
 
@@ -135,15 +136,26 @@ describe("RequestToPayForm", () => {
     expect(sent?.body.data).toEqual({ mobile_number: "+974 5111 8021", email: "noor@example.qa" })
   })
 
-  it("shows 'no PayLater account' at once, in Arabic, marking the field", async () => {
-    store.on("POST /store/payment-collections/*", { status: 400, body: { type: "not_allowed", message: SHOPPER_MESSAGES.no_account.en } })
+  it("shows 'PayLater cannot take this payment' at once, in Arabic, marking the field", async () => {
+    store.on("POST /store/payment-collections/*", { status: 400, body: { type: "not_allowed", message: SHOPPER_MESSAGES.not_eligible.en } })
     await mount("rtp-form", { cart, locale: "ar" })
     await page.click("#rtp-send")
     await page.locator('#rtp-error[data-kind="refused"]').waitFor()
-    expect(await page.textContent("#rtp-error")).toBe(SHOPPER_MESSAGES.no_account.ar)
+    expect(await page.textContent("#rtp-error")).toBe(SHOPPER_MESSAGES.not_eligible.ar)
     expect(await page.getAttribute("#rtp-mobile", "aria-invalid")).toBe("true")
     expect(await page.isEnabled("#rtp-send")).toBe(true)
   })
+
+  for (const locale of ["en", "ar"] as const) {
+    it(`puts the number's hint under the field, before the Send button (${locale})`, async () => {
+      await mount("rtp-form", { cart, locale })
+      const [field, hint, send] = await Promise.all(["#rtp-mobile", "#rtp-hint", "#rtp-send"].map((s) => page.locator(s).boundingBox()))
+      expect(hint!.y).toBeGreaterThanOrEqual(field!.y + field!.height)
+      expect(send!.y).toBeGreaterThanOrEqual(hint!.y + hint!.height)
+      expect(await page.textContent("#rtp-hint")).toBe(locale === "en" ? "Your Qatar mobile number, e.g. 5111 8021 or +974 5111 8021." : "رقم جوالك القطري، مثل 5111 8021 أو ‎+974 5111 8021.")
+      expect((await page.getAttribute("#rtp-mobile", "aria-describedby"))?.split(" ")).toContain("rtp-hint")
+    })
+  }
 
   it("asks for a number before calling the store", async () => {
     await mount("rtp-form", { cart: { id: "cart_1" } })
@@ -177,10 +189,17 @@ describe("RequestToPayWaiting", () => {
     store.on(STATE, waiting(60), { status: 200, body: { status: "declined" } })
     await mount("rtp-waiting")
     await page.locator('.paylater-rtp-waiting[data-state="declined"]').waitFor()
+    // The heading says what happened; "approve" is over.
+    expect(await page.textContent(".paylater-rtp-title")).toBe("The request was declined")
     expect(await page.textContent(".paylater-rtp-outcome [role=alert]")).toBe(SHOPPER_MESSAGES.rtp_declined.en)
     expect(await page.isVisible(".paylater-rtp-countdown")).toBe(false)
     const polls = store.seen.length
-    await page.click(".paylater-rtp-retry")
+    // A real button with the storefront's button classes, reachable from the keyboard.
+    const retry = page.getByRole("button", { name: "Send a new request" })
+    expect(await retry.getAttribute("class")).toBe("paylater-rtp-retry store-button")
+    expect(await retry.getAttribute("type")).toBe("button")
+    await retry.focus()
+    await page.keyboard.press("Enter")
     expect(await events()).toEqual([["retry", true]])
     await page.waitForTimeout(200)
     expect(store.seen.length).toBe(polls)
@@ -190,7 +209,9 @@ describe("RequestToPayWaiting", () => {
     store.on(STATE, { status: 200, body: { status: "expired" } })
     await mount("rtp-waiting", { locale: "ar" })
     await page.locator('.paylater-rtp-waiting[data-state="expired"]').waitFor()
+    expect(await page.textContent(".paylater-rtp-title")).toBe("انتهت صلاحية الطلب")
     expect(await page.textContent(".paylater-rtp-outcome [role=alert]")).toBe(SHOPPER_MESSAGES.rtp_expired.ar)
+    expect(await page.getByRole("button", { name: "أرسل طلبًا جديدًا" }).isVisible()).toBe(true)
     expect(await page.getAttribute(".paylater-rtp-waiting", "dir")).toBe("rtl")
   })
 
@@ -199,6 +220,38 @@ describe("RequestToPayWaiting", () => {
     await mount("rtp-waiting")
     await page.locator(".paylater-notice[data-kind=connection]").waitFor()
     expect(await page.textContent(".paylater-notice")).toBe(SHOPPER_MESSAGES.rtp_connection.en)
+  })
+})
+
+describe("the guide's checkout around the components", () => {
+  for (const [choice, locale, button] of [
+    ["pp_paylater_paylater", "en", "#pay"],
+    ["pp_paylater-rtp_paylater", "en", "#rtp-send"],
+    ["pp_paylater_paylater", "ar", "#pay"],
+    ["pp_paylater-rtp_paylater", "ar", "#rtp-send"],
+  ] as const) {
+    it(`the review sentence names the button under it (${choice}, ${locale})`, async () => {
+      await mount("review", { choice, locale })
+      const pressed = await page.textContent(button)
+      expect(pressed).toBe(payLaterButtonText(choice, locale))
+      expect(await page.textContent("#review-text")).toBe(`By clicking the ${pressed} button, you accept our terms.`)
+    })
+  }
+
+  it("back on the payment step after PayLater declined, PayLater is still chosen and Continue is enabled", async () => {
+    store.on("GET /store/carts/cart_1", cartWithLinkSession("cart_1", "error", { paylater_failure_reason: "declined" }))
+    await mount("payment-step", { search: "?step=payment&paylater_error=declined" })
+    await page.locator("#payment-step").waitFor()
+    expect(await page.isChecked('input[value="pp_paylater_paylater"]')).toBe(true)
+    expect(await page.isEnabled("#continue")).toBe(true)
+  })
+
+  it("a cart without PayLater opens with nothing chosen", async () => {
+    store.on("GET /store/carts/cart_1", { status: 200, body: { cart: { id: "cart_1", payment_collection: null } } })
+    await mount("payment-step", { search: "?step=payment" })
+    await page.locator("#payment-step").waitFor()
+    expect(await page.locator("input:checked").count()).toBe(0)
+    expect(await page.isEnabled("#continue")).toBe(false)
   })
 })
 

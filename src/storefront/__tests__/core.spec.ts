@@ -4,7 +4,9 @@ import {
   fetchInstalments,
   isFinalState,
   nextDelay,
+  payLaterButtonText,
   PayLaterCheckoutError,
+  payLaterChoice,
   paymentWasTaken,
   pollRequestToPay,
   readPayLaterReturn,
@@ -77,8 +79,8 @@ describe("starting a payment", () => {
   })
 
   it.each([
-    [400, SHOPPER_MESSAGES.no_account.en, "no_account", "refused"],
-    [400, SHOPPER_MESSAGES.limit_too_low.en, "limit_too_low", "refused"],
+    [400, SHOPPER_MESSAGES.not_eligible.en, "not_eligible", "refused"],
+    [429, SHOPPER_MESSAGES.too_many_requests.en, "too_many_requests", "try_later"],
     [400, "The mobile number must be a Qatar mobile number: 8 digits starting with 3, 5, 6 or 7 (e.g. 3312 3456).", "invalid_mobile", "refused"],
     [400, SHOPPER_MESSAGES.duplicate.en, "duplicate", "refused"],
     [422, SHOPPER_MESSAGES.try_later.en, "try_later", "try_later"],
@@ -98,6 +100,13 @@ describe("starting a payment", () => {
     const error = await startRequestToPay(store.sdk, cart, { mobileNumber: "5111 8021" }).catch((e) => e)
     expect(error).toMatchObject({ code: "network", kind: "network", status: null })
     expect(toCheckoutError(error)).toBe(error)
+  })
+
+  it("takes any 429 (a proxy's too) as too many requests, with the kit's own message", async () => {
+    store.on(SESSIONS_PATH, { status: 429, body: { message: "Too Many Requests" } })
+    const error = await startRequestToPay(store.sdk, cart, { mobileNumber: "5111 8021" }).catch((e) => e)
+    expect(error).toMatchObject({ code: "too_many_requests", kind: "try_later", status: 429, message: SHOPPER_MESSAGES.too_many_requests.en })
+    expect(error.messageIn("ar")).toBe(SHOPPER_MESSAGES.too_many_requests.ar)
   })
 
   it("suggests the shipping address's phone as the PayLater number", () => {
@@ -185,6 +194,28 @@ describe("return parameters", () => {
     expect(failureMessage(ret.failure)).toMatch(/payment was received but the order could not be placed; it will be refunded/)
     expect(failureMessage(ret.failure)).not.toMatch(/declined/i)
     expect(isFinalState({ status: "paid_not_placed" })).toBe(true)
+  })
+})
+
+describe("the shopper's choice of PayLater", () => {
+  const declinedLink = { payment_collection: { payment_sessions: [{ id: "payses_1", provider_id: "pp_paylater_paylater", status: "error", data: {} }] } }
+
+  it("comes from the URL first, else from the cart's PayLater session, whatever its state", () => {
+    expect(payLaterChoice("?step=review&paylater=pp_paylater-rtp_paylater", declinedLink)).toBe("pp_paylater-rtp_paylater")
+    // Back on the payment step after PayLater declined: the link stays chosen.
+    expect(payLaterChoice(new URLSearchParams("step=payment&paylater_error=declined"), declinedLink)).toBe("pp_paylater_paylater")
+    expect(payLaterChoice("paylater=pp_system_default", declinedLink)).toBe("pp_paylater_paylater")
+    const manual = { payment_collection: { payment_sessions: [{ id: "payses_2", provider_id: "pp_system_default" }] } }
+    expect(payLaterChoice("step=payment", manual)).toBeNull()
+    expect(payLaterChoice(null, null)).toBeNull()
+  })
+
+  it("names the button the shopper will press, in English and Arabic", () => {
+    expect(payLaterButtonText("pp_paylater_paylater")).toBe("Pay with PayLater")
+    expect(payLaterButtonText("pp_paylater-rtp_paylater")).toBe("Send the request to my app")
+    expect(payLaterButtonText("pp_paylater-rtp_paylater", "ar")).toBe("أرسل الطلب إلى تطبيقي")
+    expect(payLaterButtonText("pp_stripe_stripe")).toBeNull()
+    expect(payLaterButtonText(null)).toBeNull()
   })
 })
 

@@ -62,41 +62,40 @@ export function RequestToPayForm(props: RequestToPayFormProps) {
       <label htmlFor={`${prefix}-mobile`} className={cx("paylater-rtp-label", classNames?.label)}>
         {label("mobileLabel", locale)}
       </label>
-      <div className="paylater-rtp-row">
-        <input
-          id={`${prefix}-mobile`}
-          name="paylater_mobile_number"
-          type="tel"
-          inputMode="tel"
-          autoComplete="tel"
-          placeholder="5111 8021"
-          dir="ltr"
-          value={mobile}
-          onChange={(e) => setMobile(e.target.value)}
-          onKeyDown={(e) => {
-            if (e.key === "Enter") {
-              e.preventDefault()
-              void send()
-            }
-          }}
-          aria-invalid={error?.kind === "refused" ? true : undefined}
-          aria-describedby={`${prefix}-hint ${prefix}-error`}
-          className={cx("paylater-rtp-input", classNames?.input)}
-        />
-        <button
-          type="button"
-          id={`${prefix}-send`}
-          disabled={busy}
-          aria-busy={busy}
-          onClick={() => void send()}
-          className={cx("paylater-rtp-send", classNames?.button)}
-        >
-          {busy ? label("sending", locale) : buttonLabel ?? label("sendRequest", locale)}
-        </button>
-      </div>
+      <input
+        id={`${prefix}-mobile`}
+        name="paylater_mobile_number"
+        type="tel"
+        inputMode="tel"
+        autoComplete="tel"
+        placeholder="5111 8021"
+        dir="ltr"
+        value={mobile}
+        onChange={(e) => setMobile(e.target.value)}
+        onKeyDown={(e) => {
+          if (e.key === "Enter") {
+            e.preventDefault()
+            void send()
+          }
+        }}
+        aria-invalid={error?.kind === "refused" ? true : undefined}
+        aria-describedby={`${prefix}-hint ${prefix}-error`}
+        className={cx("paylater-rtp-input", classNames?.input)}
+      />
+      {/* Under the field it explains, before the button. */}
       <p id={`${prefix}-hint`} className={cx("paylater-hint", classNames?.hint)}>
         {label("mobileHint", locale)}
       </p>
+      <button
+        type="button"
+        id={`${prefix}-send`}
+        disabled={busy}
+        aria-busy={busy}
+        onClick={() => void send()}
+        className={cx("paylater-rtp-send", classNames?.button)}
+      >
+        {busy ? label("sending", locale) : buttonLabel ?? label("sendRequest", locale)}
+      </button>
       <p
         id={`${prefix}-error`}
         role="alert"

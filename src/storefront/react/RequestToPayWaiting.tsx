@@ -4,7 +4,7 @@ import { useEffect, useRef, useState, type ReactNode } from "react"
 import { SHOPPER_MESSAGES } from "../messages"
 import { pollRequestToPay, type RequestToPayState } from "../poll"
 import type { PayLaterSdk } from "../sdk"
-import { clock, cx, dirOf, label, type StyleProps } from "./shared"
+import { clock, cx, dirOf, label, LABELS, type StyleProps } from "./shared"
 
 export type RequestToPayWaitingProps = StyleProps<"title" | "countdown" | "status" | "notice" | "message" | "retry"> & {
   sdk: PayLaterSdk
@@ -30,6 +30,14 @@ const TITLE_KEYS: Record<RequestToPayState["status"], keyof typeof SHOPPER_MESSA
   expired: "rtp_expired",
   gone: "rtp_gone",
   paid_not_placed: "rtp_paid_not_placed",
+}
+
+/** Headings of the ended states; the others are the state's own message. */
+const ENDED_TITLES: Partial<Record<RequestToPayState["status"], keyof typeof LABELS>> = {
+  declined: "declinedTitle",
+  expired: "expiredTitle",
+  gone: "goneTitle",
+  paid_not_placed: "paidNotPlacedTitle",
 }
 
 /**
@@ -76,12 +84,13 @@ export function RequestToPayWaiting(props: RequestToPayWaitingProps) {
 
   const secondsLeft = deadline === null ? null : Math.max(0, Math.ceil((deadline - now) / 1000))
   const ended = status === "declined" || status === "expired" || status === "gone" || status === "paid_not_placed"
-  const titleKey = status === "waiting" || status === "processing" || status === "paid" ? TITLE_KEYS[status] : null
+  const endedTitle = ENDED_TITLES[status]
+  const heading = endedTitle ? label(endedTitle, locale) : SHOPPER_MESSAGES[TITLE_KEYS[status]][lang]
 
   return (
     <section className={cx("paylater-rtp-waiting", className)} data-state={status} dir={dirOf(locale)} lang={lang} aria-live="polite">
       <h2 className={cx("paylater-rtp-title", classNames?.title)}>
-        {titleKey ? SHOPPER_MESSAGES[titleKey][lang] : SHOPPER_MESSAGES.rtp_waiting[lang]}
+        {heading}
       </h2>
       <p className="paylater-rtp-lead">
         {label("sentTo", locale, { amount: amountText, mobile: "\u0000" })

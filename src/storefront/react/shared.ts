@@ -1,3 +1,4 @@
+import { PAY_BUTTON_TEXT } from "../choice"
 import type { Locale } from "../messages"
 
 /**
@@ -22,11 +23,11 @@ export function dirOf(locale: Locale | undefined): "rtl" | "ltr" {
 
 /** Short texts of the components (longer shopper messages are in ../messages). */
 export const LABELS = {
-  payButton: { en: "Pay with PayLater", ar: "ادفع عبر PayLater" },
+  payButton: PAY_BUTTON_TEXT.link,
   redirecting: { en: "Taking you to PayLater…", ar: "جارٍ تحويلك إلى PayLater…" },
   mobileLabel: { en: "PayLater mobile number", ar: "رقم الجوال المسجل في PayLater" },
   mobileHint: { en: "Your Qatar mobile number, e.g. 5111 8021 or +974 5111 8021.", ar: "رقم جوالك القطري، مثل 5111 8021 أو ‎+974 5111 8021." },
-  sendRequest: { en: "Send the request to my app", ar: "أرسل الطلب إلى تطبيقي" },
+  sendRequest: PAY_BUTTON_TEXT.requestToPay,
   sending: { en: "Sending the request…", ar: "جارٍ إرسال الطلب…" },
   enterMobile: { en: "Enter the mobile number of your PayLater account, e.g. 5111 8021.", ar: "أدخل رقم الجوال المسجل في حسابك على PayLater، مثل 5111 8021." },
   sentTo: { en: "We sent a payment request for {amount} to the PayLater app on {mobile}.", ar: "أرسلنا طلب دفع بقيمة {amount} إلى تطبيق PayLater على الرقم {mobile}." },
@@ -34,6 +35,11 @@ export const LABELS = {
   timeUp: { en: "Time is up. Checking with PayLater…", ar: "انتهى الوقت. جارٍ التحقق مع PayLater…" },
   waitingApproval: { en: "Waiting for your approval…", ar: "بانتظار موافقتك…" },
   tryAgain: { en: "Send a new request", ar: "أرسل طلبًا جديدًا" },
+  // The waiting screen's heading once the request has ended: what happened, not "approve".
+  declinedTitle: { en: "The request was declined", ar: "تم رفض الطلب" },
+  expiredTitle: { en: "The request has expired", ar: "انتهت صلاحية الطلب" },
+  goneTitle: { en: "This request was replaced", ar: "تم استبدال هذا الطلب" },
+  paidNotPlacedTitle: { en: "Payment received, order not placed", ar: "تم استلام الدفع ولم يُنشأ الطلب" },
   pendingTitle: { en: "Confirming your payment", ar: "جارٍ تأكيد الدفع" },
   checkAgain: { en: "Check again", ar: "تحقق مرة أخرى" },
   gaveUp: {

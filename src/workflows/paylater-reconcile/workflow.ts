@@ -5,6 +5,7 @@ import { loadAttemptCandidates, loadSessionCandidates } from "../../reconciliati
 import { reconcileAttempt, reconcileSession } from "../../reconciliation/reconcile-payment"
 import { idOf, payLaterLooksDown, runPool, selectBatch, type Candidate, type Outcome } from "../../reconciliation/select"
 import { readRegistrations, runSettings } from "../../medusa-records/registrations"
+import { logRef } from "../../lib/paylater"
 
 /** One reconciliation run at a time: per process with the in-memory locking module, per store with locking-redis. */
 export const RECONCILE_LOCK_KEY = "paylater:reconcile"
@@ -142,7 +143,7 @@ export const reconcilePayLaterBatchStep = createStep(
         return await reconcileAttempt(container, candidate)
       } catch (error) {
         logger.warn(
-          `PayLater reconciliation: ${candidate.kind} ${idOf(candidate)} failed (${error instanceof Error ? error.message : String(error)}); retried next run`
+          `PayLater reconciliation: ${candidate.kind} ${logRef(idOf(candidate))} failed (${error instanceof Error ? error.message : String(error)}); retried next run`
         )
         return "unavailable"
       }

@@ -49,7 +49,7 @@ describe("logs and errors never carry secrets, tokens or full mobile numbers", (
     expect(logs.join("\n")).not.toContain("shopper@example.com")
   })
 
-  it("falls back to info when the logger has no debug", async () => {
+  it("falls back to info when the logger has no debug, with the order id shortened", async () => {
     paylater()
       .post(TOKEN)
       .reply(200, tokenAnswer())
@@ -62,9 +62,10 @@ describe("logs and errors never carry secrets, tokens or full mobile numbers", (
       { logger: { info: (m) => lines.push(m), warn: (m) => lines.push(m), error: (m) => lines.push(m) } }
     )
 
-    await client.getPaymentStatus("o-1")
+    await client.getPaymentStatus("payses_01JD3M6ZQ8W4Y2K7N5R9T1V3X5-2")
 
-    expect(lines.some((line) => line.startsWith("PayLater getPaymentStatus order=o-1: HTTP 200"))).toBe(true)
+    expect(lines.some((line) => line.startsWith("PayLater getPaymentStatus order=payses_…T1V3X5-2: HTTP 200"))).toBe(true)
+    expect(lines.join("\n")).not.toContain("01JD3M6ZQ8W4Y2K7N5R9T1V3X5")
   })
 
   it("failures of every kind are logged and thrown without secrets", async () => {
@@ -123,7 +124,7 @@ describe("logs and errors never carry secrets, tokens or full mobile numbers", (
       const error = await caught(client.requestToPay({ mobileNumber: "51118021", amount: "350", merchantOrderReference: "o" }))
 
       expect(error.code).toBe("NETWORK")
-      expect(logs.filter((l) => l.startsWith("warn PayLater requestToPay order=o mobile=974*****021 failed"))).toHaveLength(1)
+      expect(logs.filter((l) => l.startsWith("warn PayLater requestToPay order=… mobile=974*****021 failed"))).toHaveLength(1)
       expectClean(logs.join("\n"))
       expectClean(inspect(error, { depth: 10, showHidden: true }))
     } finally {

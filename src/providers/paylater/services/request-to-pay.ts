@@ -1,5 +1,5 @@
 import { PaymentSessionStatus } from "@medusajs/framework/utils"
-import { maskMobile, requestToPayRange, type PayLaterError, type PayLaterErrorCode, type PaymentStatus } from "../../../lib/paylater"
+import { logRef, maskMobile, requestToPayRange, type PayLaterError, type PayLaterErrorCode, type PaymentStatus } from "../../../lib/paylater"
 import { PayLaterBaseProvider, type StartPaymentInput, type StartedPayment } from "../base"
 import type { PayLaterProviderOptions } from "../options"
 import { requestToPayError, unconfirmedRequestError } from "../request-to-pay/errors"
@@ -58,16 +58,16 @@ export class PayLaterRequestToPayProviderService extends PayLaterBaseProvider {
       status = await this.api_.getPaymentStatus(input.orderId)
     } catch {
       this.logger_.warn(
-        `PayLater: Request to Pay ${input.orderId} failed (${error.code}) and its status could not be checked; not sending it again`
+        `PayLater: Request to Pay ${logRef(input.orderId)} failed (${error.code}) and its status could not be checked; not sending it again`
       )
       throw unconfirmedRequestError()
     }
     if (status.code === 0) {
-      this.logger_.info(`PayLater: Request to Pay ${input.orderId} never reached PayLater (${error.code})`)
+      this.logger_.info(`PayLater: Request to Pay ${logRef(input.orderId)} never reached PayLater (${error.code})`)
       return null
     }
     this.logger_.warn(
-      `PayLater: Request to Pay ${input.orderId} reached PayLater (status ${status.code}) although its answer was lost (${error.code}); keeping it`
+      `PayLater: Request to Pay ${logRef(input.orderId)} reached PayLater (status ${status.code}) although its answer was lost (${error.code}); keeping it`
     )
     const expiresAt = new Date(input.startedAt.getTime() + this.attemptExpiryMinutes() * 60_000)
     return this.requestData(mobileFromSessionData(input.storefrontData), expiresAt, null)

@@ -4,7 +4,9 @@
  * back (navigation, callbacks) on `window.__events` for the test to read.
  */
 import Medusa from "@medusajs/js-sdk"
+import { useEffect, useState } from "react"
 import { createRoot } from "react-dom/client"
+import { payLaterButtonText, payLaterChoice, type CartLike } from "../../index"
 import {
   PayLaterButton,
   PayLaterInstalments,
@@ -12,6 +14,48 @@ import {
   RequestToPayForm,
   RequestToPayWaiting,
 } from "../../react"
+
+type Locale = "en" | "ar"
+
+/** The guide's review step in miniature: the sentence names the button the shopper sees under it. */
+function Review({ choice, locale }: { choice: string; locale?: Locale }) {
+  const cart = { id: "cart_1", email: "noor@example.qa", shipping_address: { phone: "+974 5111 8021" } }
+  return (
+    <div>
+      <p id="review-text">By clicking the {payLaterButtonText(choice, locale) ?? "Place Order"} button, you accept our terms.</p>
+      {choice.startsWith("pp_paylater-rtp_") ? (
+        <RequestToPayForm sdk={sdk} locale={locale} cart={cart} idPrefix="rtp" onStarted={() => undefined} />
+      ) : (
+        <PayLaterButton sdk={sdk} locale={locale} cart={cart} id="pay" navigate={() => undefined} />
+      )}
+    </div>
+  )
+}
+
+/** The guide's payment step in miniature: the method shown selected when the step opens. */
+function PaymentStep({ search }: { search: string }) {
+  const [cart, setCart] = useState<CartLike | null>(null)
+  useEffect(() => {
+    void sdk.store.cart.retrieve("cart_1").then((r) => setCart(r.cart))
+  }, [])
+  if (!cart) return null
+  return <PaymentChoice key={cart.id} cart={cart} search={search} />
+}
+
+function PaymentChoice({ cart, search }: { cart: CartLike; search: string }) {
+  const [selected, setSelected] = useState(payLaterChoice(search, cart) ?? "")
+  return (
+    <div id="payment-step">
+      {["pp_system_default", "pp_paylater_paylater", "pp_paylater-rtp_paylater"].map((id) => (
+        <label key={id}>
+          <input type="radio" name="method" value={id} checked={selected === id} onChange={() => setSelected(id)} />
+          {id}
+        </label>
+      ))}
+      <button type="button" id="continue" disabled={!selected}>Continue to review</button>
+    </div>
+  )
+}
 
 declare global {
   interface Window {
@@ -26,7 +70,7 @@ window.__events = []
 
 window.__mount = (name, props) => {
   const root = createRoot(document.getElementById("root")!)
-  const common = { sdk, locale: props.locale as "en" | "ar" | undefined }
+  const common = { sdk, locale: props.locale as Locale | undefined }
   switch (name) {
     case "instalments":
       root.render(<PayLaterInstalments {...common} {...(props as { amount: string })} className="text-sm" />)
@@ -54,8 +98,15 @@ window.__mount = (name, props) => {
           pollIntervalMs={50}
           onPaid={record("paid")}
           onRetry={() => record("retry")(true)}
+          classNames={{ retry: "store-button" }}
         />
       )
+      break
+    case "review":
+      root.render(<Review choice={props.choice as string} locale={common.locale} />)
+      break
+    case "payment-step":
+      root.render(<PaymentStep search={props.search as string} />)
       break
     case "pending":
       root.render(<PayLaterPendingNotice {...common} cartId="cart_1" onOrder={record("order")} onFailed={record("failed")} />)

@@ -16,6 +16,7 @@ type Registration = {
   api_base_url: string | null
   webhook_url: string | null
   merchant_id_checked: boolean
+  warnings: string[]
 }
 
 type Overview = {
@@ -111,6 +112,20 @@ const Connection = ({ registration }: { registration: Registration }) => {
       <Row label="API base">
         <Text size="small">{registration.api_base_url ?? "—"}</Text>
       </Row>
+      <Row label="Merchant check">
+        <Badge color={registration.merchant_id_checked ? "green" : "orange"} data-testid="paylater-merchant-check">
+          {registration.merchant_id_checked ? "Webhooks must name your merchant id" : "Off: merchantId is not set"}
+        </Badge>
+      </Row>
+      {registration.warnings.length > 0 && (
+        <div className="px-6 py-3" data-testid="paylater-config-warnings">
+          {registration.warnings.map((warning) => (
+            <Text key={warning} size="small" className="text-ui-fg-error">
+              {warning}
+            </Text>
+          ))}
+        </div>
+      )}
       <Row label="Webhook URL">
         <Text size="small" className="break-all" data-testid="paylater-webhook-url">
           {registration.webhook_url ?? "—"}

@@ -18,6 +18,8 @@ export function describeRegistration(registration: PayLaterRegistration) {
     api_base_url: options?.config.apiBaseUrl ?? null,
     webhook_url: options ? `${options.backendUrl}/paylater/webhooks` : null,
     merchant_id_checked: !!options?.config.merchantId,
+    /** Configuration that runs but deserves a look (e.g. no merchantId): the boot log's warnings. */
+    warnings: options?.warnings ?? [],
     link_amounts: options ? { min: options.config.minAmount, max: options.config.maxAmount } : null,
     request_to_pay_amounts: options
       ? { min: options.config.requestToPayMinAmount, max: options.config.requestToPayMaxAmount }
