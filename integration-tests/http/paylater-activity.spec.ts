@@ -11,6 +11,7 @@ import { PAYLATER_ACTIVITY_MODULE } from "../../src/modules/paylater-activity"
 import { readOrderActivity } from "../../src/activity/load-activity"
 import type { OrderActivity } from "../../src/activity/timeline"
 import { useSandbox } from "../helpers/sandbox"
+import { atStoreTime } from "../helpers/store-clock"
 import { PAYLATER_PROVIDER_ID, PAYLATER_RTP_PROVIDER_ID, seedStore, type SeedResult } from "../helpers/seed"
 import { createAdminUser, storeClient, startCheckout, type AdminAuth, type StoreClient } from "../helpers/store-client"
 import { eventually, ledgerForCart } from "./paylater-link/ledger"
@@ -23,30 +24,6 @@ jest.setTimeout(180_000)
 const paylater = useSandbox()
 const MINUTE = 60_000
 const DAY = 24 * 60 * MINUTE
-
-/** Moves our side's Date (the app runs in this process); timers, I/O and the database keep real time. */
-async function atShiftedTime<T>(ms: number, fn: () => Promise<T>): Promise<T> {
-  jest.useFakeTimers({
-    now: Date.now() + ms,
-    doNotFake: [
-      "hrtime",
-      "nextTick",
-      "performance",
-      "queueMicrotask",
-      "setImmediate",
-      "clearImmediate",
-      "setInterval",
-      "clearInterval",
-      "setTimeout",
-      "clearTimeout",
-    ],
-  })
-  try {
-    return await fn()
-  } finally {
-    jest.useRealTimers()
-  }
-}
 
 medusaIntegrationTestRunner({
   testSuite: ({ api, getContainer }) => {
@@ -151,10 +128,10 @@ medusaIntegrationTestRunner({
         expect(Date.parse(w.closes_at) - Date.parse(w.paid_at)).toBe(29 * DAY)
         expect(w).toMatchObject({ state: "not_yet_open", refundable_amount: "360.00" })
 
-        const later = await atShiftedTime(11 * MINUTE, () => activityOf(orderId))
+        const later = await atStoreTime(11 * MINUTE, () => activityOf(orderId))
         expect(later.paylater!.refund_window!.state).toBe("open")
         // 30 days on, an admin token would have expired: read it directly.
-        const closed = await atShiftedTime(30 * DAY, () => readOrderActivity(getContainer(), orderId))
+        const closed = await atStoreTime(30 * DAY, () => readOrderActivity(getContainer(), orderId))
         expect(closed.paylater!.refund_window!.state).toBe("closed")
         expect(await ledger(cartId)).toMatchObject({ orders: 1, payments: 1, captures: 1 })
       })
@@ -231,7 +208,7 @@ medusaIntegrationTestRunner({
         const refunded = await api.post(`/admin/payments/${payment.id}/refund`, { amount: 100.5 }, { ...admin, ...keep })
         expect(refunded.status).toBe(200)
 
-        const activity = await atShiftedTime(11 * MINUTE, () => activityOf(orderId))
+        const activity = await atStoreTime(11 * MINUTE, () => activityOf(orderId))
         expect(kinds(activity).slice(-1)).toEqual(["refunded:refunded"])
         expect(activity.history.slice(-1)[0]).toMatchObject({ title: "Refunded 100.50 QAR" })
         expect(activity.paylater).toMatchObject({ state: "partially_refunded", refunded_amount: "100.50" })

@@ -8,6 +8,7 @@ import { processPaymentWorkflow } from "@medusajs/core-flows"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { signWebhook } from "../../src/lib/paylater"
 import { useSandbox } from "../helpers/sandbox"
+import { atStoreTime } from "../helpers/store-clock"
 import { PAYLATER_PROVIDER_ID, seedStore, type SeedResult } from "../helpers/seed"
 import {
   createAdminUser,
@@ -167,28 +168,8 @@ medusaIntegrationTestRunner({
         paylater().advanceClock(61 * 60_000)
         expect(paylater().order(session.id)!.status).toBe(3)
         // Our side of the clock moves too, the way it would have in an hour of real time.
-        // Only Date is faked: timers, I/O and the database keep real time.
-        jest.useFakeTimers({
-          now: Date.now() + 61 * 60_000,
-          doNotFake: [
-            "hrtime",
-            "nextTick",
-            "performance",
-            "queueMicrotask",
-            "setImmediate",
-            "clearImmediate",
-            "setInterval",
-            "clearInterval",
-            "setTimeout",
-            "clearTimeout",
-          ],
-        })
-        try {
-          const back = await followToApp(api, `http://app/paylater/return/${session.id}?outcome=fail`)
-          expect(back.location).toBe(failureUrl("expired", cart.id))
-        } finally {
-          jest.useRealTimers()
-        }
+        const back = await atStoreTime(61 * 60_000, () => followToApp(api, `http://app/paylater/return/${session.id}?outcome=fail`))
+        expect(back.location).toBe(failureUrl("expired", cart.id))
         expect(await ledger(cart.id)).toMatchObject({ orders: 0, payments: 0 })
       })
 

@@ -4,7 +4,7 @@
  * refunds it once. The shopper's page is the same "paid, not placed".
  */
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
-import { runPaidWithoutOrderRefunds } from "../../src/recovery/auto-refund"
+import { runPaidWithoutOrderRefunds } from "../../src/paid-without-order/auto-refund"
 import { useEnv } from "../helpers/env"
 import { useSandbox } from "../helpers/sandbox"
 import { seedStore, type SeedResult } from "../helpers/seed"

@@ -7,6 +7,7 @@ import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { parsePayLaterDateTime } from "../../src/lib/paylater"
 import { useSandbox } from "../helpers/sandbox"
+import { atStoreTime } from "../helpers/store-clock"
 import { PAYLATER_RTP_PROVIDER_ID, SYSTEM_PROVIDER_ID, seedStore, type SeedResult } from "../helpers/seed"
 import { createAdminUser, storeClient, startCheckout, type StoreClient } from "../helpers/store-client"
 import { eventually, ledgerForCart } from "./paylater-link/ledger"
@@ -31,26 +32,6 @@ const paylater = useSandbox()
 const SHOPPER = "97451118021"
 /** Every way the full number could be written down, for the leak checks. */
 const FULL_NUMBER = /51118021|5111 8021|5111-8021/
-
-/** Moves our side's Date forward (timers, I/O and the database keep real time). */
-function shiftDate(ms: number): () => void {
-  jest.useFakeTimers({
-    now: Date.now() + ms,
-    doNotFake: [
-      "hrtime",
-      "nextTick",
-      "performance",
-      "queueMicrotask",
-      "setImmediate",
-      "clearImmediate",
-      "setInterval",
-      "clearInterval",
-      "setTimeout",
-      "clearTimeout",
-    ],
-  })
-  return () => jest.useRealTimers()
-}
 
 medusaIntegrationTestRunner({
   testSuite: ({ api, getContainer }) => {
@@ -321,12 +302,7 @@ medusaIntegrationTestRunner({
         paylater().advanceClock(16 * 60_000)
         expect(paylater().order(session.id)!.status).toBe(3)
         // Our clock just past the expiry (inside the grace in which PayLater is asked for the end).
-        const restore = shiftDate(15 * 60_000 + 20_000)
-        try {
-          expect(await pollUntil(store, session.id, "expired")).toEqual({ status: "expired" })
-        } finally {
-          restore()
-        }
+        expect(await atStoreTime(15 * 60_000 + 20_000, () => pollUntil(store, session.id, "expired"))).toEqual({ status: "expired" })
         const [s] = await getContainer().resolve(Modules.PAYMENT).listPaymentSessions({ id: session.id })
         expect(s.status).toBe("canceled")
         expect(s.data).toMatchObject({ paylater_failure_reason: "expired" })

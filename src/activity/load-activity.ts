@@ -3,7 +3,7 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import type { PayLaterEventRecord } from "../modules/paylater-activity/types"
 import { toAmountText } from "../providers/paylater/money"
 import type { PayLaterSessionData } from "../providers/paylater/session-data"
-import { PAYLATER_PROVIDER } from "../settlement/session"
+import { PAYLATER_PROVIDER } from "../medusa-records/session"
 import { activityService } from "./record"
 import { buildOrderActivity, type ActivityFacts, type ActivityPayment, type ActivitySession, type OrderActivity } from "./timeline"
 
@@ -79,6 +79,12 @@ export async function readOrderActivityFacts(container: MedusaContainer, orderId
 
   let events: PayLaterEventRecord[] = []
   const service = activityService(container)
+  if (service && sessions.length) {
+    const attempts = await service.listPayLaterAttempts({ session_id: sessions.map((s) => s.id), superseded_by: null })
+    for (const session of sessions) {
+      session.attempt = (attempts.find((a) => a.session_id === session.id) as unknown as ActivitySession["attempt"]) ?? null
+    }
+  }
   if (service) {
     try {
       events = await service.listForPayments({

@@ -3,7 +3,7 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { PAYLATER_ACTIVITY_MODULE } from "../modules/paylater-activity"
 import type { PayLaterActivityModuleService } from "../modules/paylater-activity/service"
 import type { RecordPayLaterEventInput } from "../modules/paylater-activity/types"
-import { decidePaymentState } from "../settlement/payment-state"
+import { viewOfSession } from "../settlement/attempt-view"
 import type { SettlementResult } from "../settlement/settle"
 import { checkEvent, type CheckSource } from "./events"
 import { logRef } from "../lib/paylater"
@@ -76,7 +76,7 @@ export function recordAutomaticCheck(
       paylater_order_id: session.session_data.paylater_order_id ?? null,
       source,
       paylater_status: result.outcome === "unavailable" ? "unreachable" : (session.session_data.paylater_status ?? "unknown"),
-      state: decidePaymentState(session, new Date()).status,
+      state: viewOfSession(session, new Date()).status,
       // Reconciliation says whether it placed the payment; a screen's check is only an answer.
       processed: source === "reconciliation" && result.outcome === "paid" && result.changed,
     })

@@ -1,7 +1,7 @@
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { logRef, type PaymentStatus } from "../lib/paylater"
-import { clientForRegistration, registrationIdOf } from "../settlement/registrations"
+import { clientForRegistration, registrationIdOf } from "../medusa-records/registrations"
 
 /**
  * A read-only status question for a session Medusa already settled (paid, declined, expired). Such

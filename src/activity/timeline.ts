@@ -1,6 +1,7 @@
 import type { PayLaterEventRecord } from "../modules/paylater-activity/types"
 import type { PayLaterSessionData } from "../providers/paylater/session-data"
-import { decidePaymentState } from "../settlement/payment-state"
+import type { AttemptRecord } from "../modules/paylater-activity/ledger-port"
+import { viewOfSession } from "../settlement/attempt-view"
 import { describeEvent, type ActivityTone } from "./events"
 import { computeRefundWindow, type RefundWindow } from "./refund-window"
 
@@ -18,6 +19,8 @@ export interface ActivitySession {
   currency_code: string
   payment_collection_id: string
   data: PayLaterSessionData
+  /** The session's current attempt in the ledger (what PayLater said, the expiry); null before the ledger. */
+  attempt?: Pick<AttemptRecord, "state" | "expires_at"> | null
 }
 
 export interface ActivityPayment {
@@ -162,11 +165,8 @@ function summarize(facts: ActivityFacts, session: ActivitySession, now: Date): A
   const payment = facts.payments.find((p) => p.session_id === session.id && !p.canceled_at)
   const captured = sum((payment?.captures ?? []).map((c) => c.amount))
   const refunded = sum((payment?.refunds ?? []).map((r) => r.amount))
-  const decided = decidePaymentState(
-    { session_status: session.status, session_data: data, order_id: facts.order_id },
-    now
-  )
-  let state: ActivityState = decided.status
+  const decided = viewOfSession({ session_status: session.status, attempt: session.attempt ?? null, order_id: facts.order_id }, now)
+  let state: ActivityState = decided.status === "paid_not_placed" ? "processing" : decided.status
   if (payment && cents(captured) > 0) {
     state = cents(refunded) === 0 ? "paid" : cents(refunded) >= cents(captured) ? "refunded" : "partially_refunded"
   }
@@ -213,13 +213,11 @@ function sessionEntries(facts: ActivityFacts, session: ActivitySession, now: Dat
       last_at: null,
     },
   ]
-  const state = decidePaymentState(
-    { session_status: session.status, session_data: data, order_id: facts.order_id },
-    now
-  )
-  if (state.status === "expired" && data.expires_at) {
+  const state = viewOfSession({ session_status: session.status, attempt: session.attempt ?? null, order_id: facts.order_id }, now)
+  const expiresAt = session.attempt?.expires_at ?? null
+  if (state.status === "expired" && expiresAt) {
     entries.push({
-      at: iso(data.expires_at),
+      at: iso(expiresAt),
       kind: "expired",
       title: rtp ? "Request expired unpaid" : "Link expired unpaid",
       status: "expired",

@@ -1,5 +1,16 @@
-import { defineMiddlewares } from "@medusajs/framework/http"
+import { defineMiddlewares, type MedusaNextFunction, type MedusaRequest, type MedusaResponse } from "@medusajs/framework/http"
+import { withPaymentCollection } from "../providers/paylater/request-context"
 import { limitPayLaterStarts } from "./store/paylater/start-limit"
+
+/** The collection in the path travels to the provider's write-ahead (request-context.ts). */
+function rememberPaymentCollection(req: MedusaRequest, _res: MedusaResponse, next: MedusaNextFunction): void {
+  const id = req.params?.id
+  if (typeof id === "string" && id) {
+    withPaymentCollection(id, () => next())
+    return
+  }
+  next()
+}
 
 export default defineMiddlewares({
   routes: [
@@ -11,10 +22,11 @@ export default defineMiddlewares({
       bodyParser: false,
     },
     {
-      // Each PayLater session pushes to a phone or creates a link at PayLater: budgets per number and cart.
+      // Each PayLater session pushes to a phone or creates a link at PayLater: budgets per number and
+      // cart. The collection in the path then travels to the provider's write-ahead.
       matcher: "/store/payment-collections/:id/payment-sessions",
       method: ["POST"],
-      middlewares: [limitPayLaterStarts],
+      middlewares: [limitPayLaterStarts, rememberPaymentCollection],
     },
   ],
 })

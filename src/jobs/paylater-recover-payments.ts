@@ -1,6 +1,6 @@
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { runPaidWithoutOrderRefunds } from "../recovery/auto-refund"
+import { runPaidWithoutOrderRefunds } from "../paid-without-order/auto-refund"
 import { reconcileSchedule } from "../reconciliation/schedule"
 
 /**

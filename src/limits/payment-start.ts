@@ -3,7 +3,7 @@ import { normalizeQatarMobile } from "../lib/paylater"
 import { lookUpWanted } from "../providers/paylater/eligibility"
 import type { Budget } from "../providers/paylater/limit-options"
 import type { ResolvedProviderOptions } from "../providers/paylater/options"
-import { PAYLATER_RTP_PROVIDER } from "../settlement/session"
+import { PAYLATER_RTP_PROVIDER } from "../medusa-records/session"
 import { giveBack, takeSlot, type SlotLocking } from "./slots"
 
 /**

@@ -1,7 +1,7 @@
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { toAmountText } from "../providers/paylater/money"
-import { PAYLATER_RTP_PROVIDER, readPayLaterSession, type PayLaterSessionContext } from "../settlement/session"
+import { PAYLATER_RTP_PROVIDER, readPayLaterSession, type PayLaterSessionContext } from "../medusa-records/session"
 
 export interface OrderRequestContext {
   order_id: string

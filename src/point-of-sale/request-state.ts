@@ -1,5 +1,6 @@
 import { MathBN } from "@medusajs/framework/utils"
-import { decidePaymentState, type PayLaterPaymentState } from "../settlement/payment-state"
+import type { AttemptView } from "../modules/paylater-activity/attempt-state"
+import { viewOfSession } from "../settlement/attempt-view"
 import type { OrderRequestContext } from "./order-context"
 
 export interface OrderRequestState {
@@ -11,7 +12,7 @@ export interface OrderRequestState {
   /** Why not, in words for the admin; null when can_send. */
   blocked_reason: string | null
   request:
-    | (PayLaterPaymentState & {
+    | (AttemptView & {
         session_id: string
         mobile_number_masked: string | null
         amount: string | null
@@ -25,8 +26,8 @@ export function decideOrderRequest(context: OrderRequestContext, now: Date): Ord
   const latest = context.latest
   const request = latest
     ? {
-        expires_at: latest.session_data.expires_at ?? null,
-        ...decidePaymentState(latest, now),
+        expires_at: latest.attempt?.expires_at ? new Date(latest.attempt.expires_at).toISOString() : null,
+        ...viewOfSession(latest, now),
         session_id: latest.session_id,
         mobile_number_masked: latest.session_data.mobile_number_masked ?? null,
         amount: latest.session_data.amount ?? null,
@@ -43,7 +44,7 @@ export function decideOrderRequest(context: OrderRequestContext, now: Date): Ord
 
 function blockedReason(
   context: OrderRequestContext,
-  requestStatus: PayLaterPaymentState["status"] | null
+  requestStatus: AttemptView["status"] | null
 ): { can_send: boolean; blocked_reason: string | null } {
   const reason =
     context.is_draft_order || context.order_status === "draft"

@@ -1,43 +1,14 @@
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import type { PayLaterSessionData } from "../providers/paylater/session-data"
-import { tombstonesOf } from "../providers/paylater/tombstones"
-import type { SessionCandidate, TombstoneCandidate } from "./select"
+import { activityModuleOf } from "../modules/paylater-activity/resolve"
+import type { AttemptRecord } from "../modules/paylater-activity/ledger-port"
+import { ownersOf } from "../medusa-records/owners"
+import type { AttemptCandidate, SessionCandidate } from "./select"
 
 type Row = Record<string, any>
 
 const iso = (value: unknown): string | null => (value ? new Date(value as string).toISOString() : null)
-
-/** Cart and order of each payment collection: a cart's order (storefront), or the order itself (point of sale). */
-export async function ownersOf(
-  container: MedusaContainer,
-  collectionIds: string[]
-): Promise<Map<string, { cart_id: string | null; order_id: string | null }>> {
-  const owners = new Map<string, { cart_id: string | null; order_id: string | null }>()
-  if (!collectionIds.length) return owners
-  const query = container.resolve(ContainerRegistrationKeys.QUERY)
-  const { data: cartLinks } = await query.graph({
-    entity: "cart_payment_collection",
-    fields: ["cart_id", "payment_collection_id"],
-    filters: { payment_collection_id: collectionIds },
-  })
-  const cartIds = [...new Set((cartLinks as Row[]).map((l) => l.cart_id as string))]
-  const { data: orderCarts } = cartIds.length
-    ? await query.graph({ entity: "order_cart", fields: ["order_id", "cart_id"], filters: { cart_id: cartIds } })
-    : { data: [] as Row[] }
-  const orderOfCart = new Map((orderCarts as Row[]).map((l) => [l.cart_id as string, l.order_id as string]))
-  const { data: orderLinks } = await query.graph({
-    entity: "order_payment_collection",
-    fields: ["order_id", "payment_collection_id"],
-    filters: { payment_collection_id: collectionIds },
-  })
-  for (const id of collectionIds) owners.set(id, { cart_id: null, order_id: null })
-  for (const l of orderLinks as Row[]) owners.set(l.payment_collection_id, { cart_id: null, order_id: l.order_id })
-  for (const l of cartLinks as Row[]) {
-    owners.set(l.payment_collection_id, { cart_id: l.cart_id, order_id: orderOfCart.get(l.cart_id) ?? null })
-  }
-  return owners
-}
 
 /**
  * PayLater sessions created since `since` that may still need PayLater's answer: `pending` ones
@@ -57,7 +28,13 @@ export async function loadSessionCandidates(
     filters: { provider_id: providerIds, status: ["pending", "authorized"], created_at: { $gte: since } },
   })
   const rows = data as Row[]
-  const owners = await ownersOf(container, [...new Set(rows.map((r) => r.payment_collection_id as string))])
+  const [owners, attempts] = await Promise.all([
+    ownersOf(container, [...new Set(rows.map((r) => r.payment_collection_id as string))]),
+    rows.length
+      ? (activityModuleOf(container)?.listPayLaterAttempts({ session_id: rows.map((r) => r.id as string), superseded_by: null }) ?? [])
+      : [],
+  ])
+  const attemptOf = new Map((attempts as unknown as AttemptRecord[]).map((a) => [a.session_id, a]))
   return rows.map((r) => ({
     kind: "session" as const,
     session_id: r.id,
@@ -68,33 +45,20 @@ export async function loadSessionCandidates(
     data: (r.data ?? {}) as PayLaterSessionData,
     payment_collection_id: r.payment_collection_id,
     ...(owners.get(r.payment_collection_id) ?? { cart_id: null, order_id: null }),
+    attempt: attemptOf.get(r.id) ?? null,
   }))
 }
 
 /**
- * Tombstones of deleted PayLater sessions (see providers/paylater/tombstones.ts) on payment
- * collections changed since `since`: writing a tombstone changes the collection, so none is missed.
+ * Open ledger rows no session candidate stands for: deleted sessions' attempts, superseded ones,
+ * Request to Pay whose answer was lost. No look-back and no cap: each is asked about until its
+ * expiry plus the margin, then lapses (attempt-state.ts).
  */
-export async function loadTombstoneCandidates(container: MedusaContainer, since: Date): Promise<TombstoneCandidate[]> {
-  const query = container.resolve(ContainerRegistrationKeys.QUERY)
-  const { data } = await query.graph({
-    entity: "payment_collection",
-    fields: ["id", "metadata"],
-    filters: { updated_at: { $gte: since } },
-  })
-  const withTombstones = (data as Row[])
-    .map((c) => ({ id: c.id as string, tombstones: tombstonesOf(c.metadata) }))
-    .filter((c) => c.tombstones.some((t) => !t.outcome))
-  const owners = await ownersOf(
-    container,
-    withTombstones.map((c) => c.id)
-  )
-  return withTombstones.flatMap((c) =>
-    c.tombstones.map((tombstone) => ({
-      kind: "tombstone" as const,
-      payment_collection_id: c.id,
-      ...(owners.get(c.id) ?? { cart_id: null, order_id: null }),
-      tombstone,
-    }))
-  )
+export async function loadAttemptCandidates(container: MedusaContainer, sessions: SessionCandidate[]): Promise<AttemptCandidate[]> {
+  const activity = activityModuleOf(container)
+  if (!activity) return []
+  const covered = new Set(sessions.map((s) => s.attempt?.paylater_order_id).filter(Boolean))
+  return (await activity.openAttempts())
+    .filter((row) => !covered.has(row.paylater_order_id))
+    .map((attempt) => ({ kind: "attempt" as const, attempt }))
 }

@@ -2,7 +2,8 @@
  * Which PayLater payments one reconciliation run asks about, in what order, and how the run is
  * bounded. Pure: no Medusa, no clock of its own, so every rule is unit-tested.
  */
-import type { SessionTombstone } from "../providers/paylater/tombstones"
+import { stillPayable } from "../modules/paylater-activity/attempt-state"
+import type { AttemptRecord } from "../modules/paylater-activity/ledger-port"
 import type { PayLaterSessionData } from "../providers/paylater/session-data"
 
 /** A payment session row as the loader reads it, with its cart and order. */
@@ -18,22 +19,25 @@ export interface SessionCandidate {
   cart_id: string | null
   /** The cart's order (storefront) or the collection's order (point of sale). */
   order_id: string | null
+  /** The session's current attempt in the ledger; null for a session started before the ledger. */
+  attempt: Pick<AttemptRecord, "paylater_order_id" | "state" | "expires_at" | "last_status_at"> | null
 }
 
-/** A deleted session, from its payment collection's metadata. */
-export interface TombstoneCandidate {
-  kind: "tombstone"
-  payment_collection_id: string
-  cart_id: string | null
-  order_id: string | null
-  tombstone: SessionTombstone & { checked_at?: string }
+/**
+ * A ledger row no live session stands for (its session deleted, or superseded by a newer attempt),
+ * that PayLater could still take money for: asked about until its expiry plus the margin, however
+ * many a cart has.
+ */
+export interface AttemptCandidate {
+  kind: "attempt"
+  attempt: AttemptRecord
 }
 
-export type Candidate = SessionCandidate | TombstoneCandidate
+export type Candidate = SessionCandidate | AttemptCandidate
 
 export interface SelectionInput {
   sessions: SessionCandidate[]
-  tombstones: TombstoneCandidate[]
+  attempts: AttemptCandidate[]
   now: Date
   lookbackMinutes: number
   batchSize: number
@@ -63,12 +67,14 @@ export function sessionReason(c: SessionCandidate, now: Date, lookbackMinutes: n
   if (time(c.created_at) < now.getTime() - lookbackMinutes * 60_000) {
     return null
   }
-  if (typeof c.data?.paylater_order_id !== "string" || !c.data.paylater_order_id) {
-    // Never reached PayLater (the create failed): there is nothing to ask about.
+  if (c.attempt ? c.attempt.state === "never_started" : !c.data?.paylater_order_id) {
+    // Never reached PayLater (the create was refused): there is nothing to ask about.
     return null
   }
   if (c.status === "pending") {
-    return c.data.paylater_status_code === 3 ? null : "pending"
+    // Only the ledger says whether PayLater could still take money for it; a session started
+    // before the ledger existed is asked about within the look-back, as it always was.
+    return !c.attempt || stillPayable(c.attempt, now) ? "pending" : null
   }
   if (c.status === "authorized" && c.cart_id && !c.order_id) {
     // PayLater said paid and Medusa recorded the payment, but the cart never became an order.
@@ -77,21 +83,19 @@ export function sessionReason(c: SessionCandidate, now: Date, lookbackMinutes: n
   return null
 }
 
-export function tombstoneIsOpen(c: TombstoneCandidate, now: Date, lookbackMinutes: number): boolean {
-  const t = c.tombstone
-  if (t.outcome) {
-    return false
-  }
-  const born = time(t.created_at) || time(t.deleted_at)
-  return born >= now.getTime() - lookbackMinutes * 60_000
+/** Open (not paid, not ended): asked about while payable, then let lapse (settleDetachedAttempt). */
+export function attemptIsOpen(c: AttemptCandidate): boolean {
+  return c.attempt.state === "open" || c.attempt.state === "starting"
 }
+
+const iso = (at: Date | string | null | undefined): string | null => (at ? new Date(at).toISOString() : null)
 
 /** What we last learned about it: the oldest knowledge is refreshed first. */
 function staleness(c: Candidate): number {
   if (c.kind === "session") {
-    return time(c.data.paylater_status_checked_at) || time(c.created_at)
+    return time(iso(c.attempt?.last_status_at)) || time(c.created_at)
   }
-  return time(c.tombstone.checked_at) || time(c.tombstone.deleted_at)
+  return time(iso(c.attempt.last_status_at)) || time(iso(c.attempt.created_at))
 }
 
 /**
@@ -109,8 +113,8 @@ export function selectBatch(input: SelectionInput): Selection {
     if (reason === "paid_without_order") urgent.push(s)
     else if (reason === "pending") rest.push(s)
   }
-  for (const t of input.tombstones) {
-    if (tombstoneIsOpen(t, now, lookbackMinutes)) rest.push(t)
+  for (const a of input.attempts) {
+    if (attemptIsOpen(a)) rest.push(a)
   }
   const byStaleness = (a: Candidate, b: Candidate) => staleness(a) - staleness(b) || idOf(a).localeCompare(idOf(b))
   urgent.sort(byStaleness)
@@ -121,7 +125,7 @@ export function selectBatch(input: SelectionInput): Selection {
 }
 
 export function idOf(c: Candidate): string {
-  return c.kind === "session" ? c.session_id : c.tombstone.session_id
+  return c.kind === "session" ? c.session_id : c.attempt.paylater_order_id
 }
 
 export type Outcome =
@@ -132,8 +136,6 @@ export type Outcome =
   | "failed"
   | "expired"
   | "pending"
-  /** A deleted session PayLater reports paid: logged as an error for the operator. */
-  | "orphan_paid"
   /** Not asked: the session was settled by a webhook, return or poll between listing and asking. */
   | "skipped"
   /** PayLater did not answer (timeout, 5xx, garbage): asked again next run. */

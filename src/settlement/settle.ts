@@ -2,18 +2,26 @@ import { setTimeout as sleep } from "node:timers/promises"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { logRef, type WebhookStatus } from "../lib/paylater"
-import type { PayLaterFailureReason } from "../providers/paylater/session-data"
-import { completionBlockedByRefund } from "../recovery/paid-without-order"
+import type { AttemptRecord } from "../modules/paylater-activity/ledger-port"
+import { activityModuleOf } from "../modules/paylater-activity/resolve"
 import { recordOrderCaptures } from "./order-captures"
-import { decidePaymentState } from "./payment-state"
-import { readPayLaterSession, type PayLaterSessionContext } from "./session"
-import { authorizeUnderLock, completePaidCart, rereadSessionRow, takeStatusSlot } from "./transitions"
+import { viewOfSession } from "./attempt-view"
+import { completeUnlessRefunded } from "./completion"
+import { settleDetachedAttempt } from "./detached-attempt"
+import { recordedPaymentOf } from "../paid-without-order/listing"
+import { readPayLaterSession, type PayLaterSessionContext } from "../medusa-records/session"
+import { authorizeUnderLock, rereadSessionRow, takeStatusSlot } from "./transitions"
 
 /** Who is asking: every PayLater signal settles through settlePayLaterSession. */
 export type SettlementSignal = "webhook" | "return" | "reconciliation" | "admin" | "poll"
 
 export interface SettleInput {
   session_id: string
+  /**
+   * The PayLater order a notification or the job is about, when known. An attempt the session no
+   * longer stands for (superseded, or its session deleted) is settled from its ledger row.
+   */
+  paylater_order_id?: string
   signal: SettlementSignal
   /**
    * A verified notification's status. `pending` and `failed` are taken at their word: PayLater is
@@ -53,9 +61,14 @@ interface Settled {
  */
 export type SettlementResult =
   | { outcome: "unknown_session"; session: null; asked: false; changed: false }
+  /**
+   * An attempt the store no longer has a live session for (deleted, superseded, or whose start
+   * threw), settled from its ledger row: paid ones are listed as paid without an order.
+   */
+  | { outcome: "detached"; session: null; attempt: AttemptRecord; asked: boolean; changed: boolean }
   | (Settled & { outcome: "paid"; order_id: string | null })
   | (Settled & { outcome: "paid_without_order"; cart_id: string; error: string })
-  | (Settled & { outcome: "failed"; reason: PayLaterFailureReason })
+  | (Settled & { outcome: "failed"; reason: "declined" | "expired" })
   | (Settled & { outcome: "pending" })
   /** PayLater did not answer; nothing changed. */
   | (Settled & { outcome: "unavailable" })
@@ -79,29 +92,25 @@ export interface PayLaterPaymentSettledData {
   order_id: string | null
 }
 
+/** Medusa recorded the payment (only PayLater's success does that). */
 function isPaid(context: PayLaterSessionContext): boolean {
   return context.session_status === "authorized" || context.session_status === "captured"
 }
 
 /** PayLater itself said the payment failed or expired (not merely our clock). */
 function endConfirmed(context: PayLaterSessionContext): boolean {
-  return (
-    context.session_data.paylater_status_code === 3 ||
-    context.session_status === "error" ||
-    context.session_status === "canceled"
-  )
+  return context.attempt?.last_status_code === 3 || context.session_status === "error" || context.session_status === "canceled"
 }
 
-/** What the records say, with no question asked and nothing changed. */
+/** What the ledger says, with no question asked and nothing changed. */
 function fromRecord(session: PayLaterSessionContext, asked: boolean, changed = false): SettlementResult {
-  const state = decidePaymentState(session, new Date())
-  switch (state.status) {
+  const view = viewOfSession(session, new Date())
+  switch (view.status) {
     case "paid":
-      return { outcome: "paid", order_id: state.order_id, session, asked, changed }
+      return { outcome: "paid", order_id: view.order_id, session, asked, changed }
     case "declined":
-      return { outcome: "failed", reason: session.session_data.paylater_failure_reason ?? "declined", session, asked, changed }
     case "expired":
-      return { outcome: "failed", reason: "expired", session, asked, changed }
+      return { outcome: "failed", reason: view.status, session, asked, changed }
     default:
       return { outcome: "pending", session, asked, changed }
   }
@@ -133,7 +142,7 @@ async function settledWithoutAsking(
       ? recorded
       : { outcome: "failed", reason: "declined", session, asked: false, changed: false }
   }
-  const state = decidePaymentState(session, new Date())
+  const state = viewOfSession(session, new Date())
   if (state.status === "declined" || state.status === "expired") {
     const unconfirmedExpiry = state.status === "expired" && !endConfirmed(session)
     if (!(input.ask_past_expiry && unconfirmedExpiry)) {
@@ -167,19 +176,21 @@ async function askAndApply(
     if (input.throttle_seconds && !(await statusSlot(container, current.session_id, input))) {
       return fromRecord(current, false)
     }
-    const checkedBefore = current.session_data.paylater_status_checked_at
-    const authorized = await authorizeUnderLock(container, current)
+    const checkedBefore = String(current.attempt?.last_status_at ?? "")
+    const authorized = await authorizeUnderLock(container, current, input.signal)
     asked = true
-    current = authorized
-      ? { ...current, session_status: "authorized", session_data: authorized.data }
-      : await rereadSessionRow(container, current)
+    current = await rereadSessionRow(container, authorized ? { ...current, session_status: "authorized", session_data: authorized.data } : current)
     if (!authorized) {
-      // Medusa writes what PayLater said onto the session even when it refuses to authorize.
-      const answered = current.session_data.paylater_status_checked_at !== checkedBefore
+      // The provider records PayLater's answer in the ledger even when Medusa refuses to authorize.
+      const answered = String(current.attempt?.last_status_at ?? "") !== checkedBefore
       const result = fromRecord(current, asked, answered && current.session_status !== session.session_status)
       return answered || result.outcome !== "pending" ? result : { outcome: "unavailable", session: current, asked, changed: false }
     }
     changed = true
+    if (current.attempt) {
+      // Refunds name the Medusa payment from here on (the provider reads no Medusa record).
+      await activityModuleOf(container)?.linkAttempt(current.attempt.paylater_order_id, { payment_id: authorized.payment_id })
+    }
   }
   if (current.for_order && current.order_id) {
     await recordOrderCaptures(container, current.session_id, current.order_id)
@@ -187,17 +198,15 @@ async function askAndApply(
   if (!current.cart_id || current.order_id) {
     return { outcome: "paid", order_id: current.order_id, session: current, asked, changed }
   }
-  if (await completionBlockedByRefund(container, current.session_data.paylater_order_id)) {
-    // Its money is going (or went) back to the shopper: an order now would ship unpaid goods.
-    return { outcome: "paid_without_order", cart_id: current.cart_id, error: "its payment is refunded (paid without an order)", session: current, asked, changed }
-  }
-  const completion = await completePaidCart(container, current.cart_id)
+  const completion = await completeUnlessRefunded(container, current)
   if (completion.order_id !== null) {
     return { outcome: "paid", order_id: completion.order_id, session: { ...current, order_id: completion.order_id }, asked, changed: true }
   }
-  container
-    .resolve(ContainerRegistrationKeys.LOGGER)
-    .warn(`PayLater: ${logRef(current.session_id)} is paid but cart ${logRef(current.cart_id)} could not be completed: ${completion.error}`)
+  if (completion.tried) {
+    container
+      .resolve(ContainerRegistrationKeys.LOGGER)
+      .warn(`PayLater: ${logRef(current.session_id)} is paid but cart ${logRef(current.cart_id)} could not be completed: ${completion.error}`)
+  }
   return { outcome: "paid_without_order", cart_id: current.cart_id, error: completion.error, session: current, asked, changed }
 }
 
@@ -228,6 +237,25 @@ export async function settlePayLaterSession(container: MedusaContainer, input: S
   return result
 }
 
+/** Where the attempt belongs in Medusa, written on its row once settlement has seen it. */
+async function linkAttempt(container: MedusaContainer, context: PayLaterSessionContext): Promise<void> {
+  const row = context.attempt
+  if (!row) return
+  const paid = context.session_status === "authorized" || context.session_status === "captured"
+  const links = {
+    provider_id: context.provider_id,
+    payment_collection_id: context.payment_collection_id,
+    cart_id: context.cart_id,
+    order_id: context.order_id,
+    kind: context.for_order ? "point_of_sale" : row.kind,
+    // Paid through Medusa's own completion (the storefront's): the payment it recorded.
+    payment_id: paid && !row.payment_id ? ((await recordedPaymentOf(container, context.session_id))?.id ?? null) : null,
+  }
+  if (Object.entries(links).some(([key, value]) => value && (row as unknown as Record<string, unknown>)[key] !== value)) {
+    await activityModuleOf(container)?.linkAttempt(row.paylater_order_id, links)
+  }
+}
+
 async function announce(
   container: MedusaContainer,
   input: SettleInput,
@@ -239,9 +267,21 @@ async function announce(
 
 async function settle(container: MedusaContainer, input: SettleInput): Promise<SettlementResult> {
   const before = await readPayLaterSession(container, input.session_id)
+  const activity = activityModuleOf(container)
+  const named =
+    input.paylater_order_id && input.paylater_order_id !== before?.attempt?.paylater_order_id
+      ? await activity?.findAttempt(input.paylater_order_id)
+      : !before
+        ? await activity?.currentAttemptOf(input.session_id)
+        : null
+  if (named) {
+    // Not the attempt the live session stands for: its row is all there is to settle it by.
+    return settleDetachedAttempt(container, named, input)
+  }
   if (!before) {
     return { outcome: "unknown_session", session: null, asked: false, changed: false }
   }
+  await linkAttempt(container, before)
   const quick = await settledWithoutAsking(container, before, input)
   if (quick) {
     return quick

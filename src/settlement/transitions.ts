@@ -4,7 +4,8 @@ import { completeCartWorkflowId } from "@medusajs/medusa/core-flows"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import type { PayLaterSessionData } from "../providers/paylater/session-data"
-import type { PayLaterSessionContext } from "./session"
+import { SIGNAL_CONTEXT_KEY } from "../modules/paylater-activity/ledger-port"
+import { currentAttemptOf, type PayLaterSessionContext } from "../medusa-records/session"
 
 /**
  * The effects settlement applies, each idempotent and each under the lock the rest of Medusa uses
@@ -41,8 +42,9 @@ export async function takeStatusSlot(container: MedusaContainer, sessionId: stri
  */
 export async function authorizeUnderLock(
   container: MedusaContainer,
-  context: PayLaterSessionContext
-): Promise<{ data: PayLaterSessionData } | null> {
+  context: PayLaterSessionContext,
+  signal: string
+): Promise<{ data: PayLaterSessionData; payment_id: string } | null> {
   const payment = container.resolve(Modules.PAYMENT)
   const key = context.cart_id ?? `paylater:collection:${context.payment_collection_id}`
   try {
@@ -50,8 +52,9 @@ export async function authorizeUnderLock(
       key,
       async () => {
         try {
-          const authorized = await payment.authorizePaymentSession(context.session_id, {})
-          return authorized ? { data: (authorized.data ?? {}) as PayLaterSessionData } : null
+          // The signal travels to the provider, which records PayLater's answer with it (attempt ledger).
+          const authorized = await payment.authorizePaymentSession(context.session_id, { [SIGNAL_CONTEXT_KEY]: signal })
+          return authorized ? { data: (authorized.data ?? {}) as PayLaterSessionData, payment_id: authorized.id } : null
         } catch {
           // Not paid (yet), or PayLater unreachable: what it said, if anything, is on the session now.
           return null
@@ -64,17 +67,19 @@ export async function authorizeUnderLock(
   }
 }
 
-/** The session row again (status and data), after something may have written to it. */
+/** The session row (status and data) and its ledger row again, after something may have written to them. */
 export async function rereadSessionRow(
   container: MedusaContainer,
   context: PayLaterSessionContext
 ): Promise<PayLaterSessionContext> {
-  const [row] = await container
-    .resolve(Modules.PAYMENT)
-    .listPaymentSessions({ id: context.session_id }, { select: ["id", "status", "data"], take: 1 })
+  const [[row], attempt] = await Promise.all([
+    container.resolve(Modules.PAYMENT).listPaymentSessions({ id: context.session_id }, { select: ["id", "status", "data"], take: 1 }),
+    currentAttemptOf(container, context.session_id),
+  ])
+  const withAttempt = { ...context, attempt: attempt ?? context.attempt }
   return row
-    ? { ...context, session_status: row.status, session_data: (row.data ?? {}) as PayLaterSessionData }
-    : context
+    ? { ...withAttempt, session_status: row.status, session_data: (row.data ?? {}) as PayLaterSessionData }
+    : withAttempt
 }
 
 // The cart lock itself waits; these retries only cover a run that gave up on it.

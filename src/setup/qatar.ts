@@ -23,7 +23,7 @@ import {
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { compareAmounts, PAYLATER_MIN_AMOUNT } from "../lib/paylater"
-import { readRegistrations } from "../settlement/registrations"
+import { readRegistrations } from "../medusa-records/registrations"
 
 const QA = "qa"
 const QAR = "qar"

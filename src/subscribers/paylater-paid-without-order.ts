@@ -1,5 +1,5 @@
 import type { SubscriberArgs, SubscriberConfig } from "@medusajs/framework"
-import { flagPaidWithoutOrder } from "../recovery/paid-without-order"
+import { flagPaidWithoutOrder } from "../paid-without-order/listing"
 import { PAYLATER_PAYMENT_SETTLED_EVENT, type PayLaterPaymentSettledData } from "../settlement/settle"
 
 /**

@@ -2,14 +2,14 @@ import type { SubscriberArgs, SubscriberConfig } from "@medusajs/framework"
 import { PaymentWebhookEvents } from "@medusajs/framework/utils"
 import type { ProviderWebhookPayload } from "@medusajs/framework/types"
 import { readWebhookBody } from "../providers/paylater/webhook-input"
-import { registrationIdOf } from "../settlement/registrations"
-import { PAYLATER_PROVIDER } from "../settlement/session"
+import { registrationIdOf } from "../medusa-records/registrations"
+import { PAYLATER_PROVIDER } from "../medusa-records/session"
 import {
   PAYLATER_WEBHOOK_EVENT,
   settleNotification,
   settleQueuedNotification,
   type PayLaterWebhookEventData,
-} from "../signals/webhook"
+} from "../signal-handlers/webhook"
 
 type Event = PayLaterWebhookEventData | ProviderWebhookPayload
 
@@ -20,7 +20,7 @@ type Event = PayLaterWebhookEventData | ProviderWebhookPayload
  * - Medusa's own POST /hooks/payment/pp_paylater_<id> (`payment.webhook_received`, unauthenticated:
  *   the provider refuses forged bodies in Medusa's subscriber, and answers genuine ones
  *   NOT_SUPPORTED so that Medusa's pipeline leaves them to this one): parsed and verified here.
- * Either way, settled in src/signals/webhook.ts.
+ * Either way, settled in src/signal-handlers/webhook.ts.
  */
 export default async function payLaterWebhookHandler({ event, container }: SubscriberArgs<Event>): Promise<void> {
   const data = event.data

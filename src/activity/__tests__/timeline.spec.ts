@@ -126,6 +126,8 @@ describe("buildOrderActivity", () => {
       provider_id: "pp_paylater-rtp_paylater",
       status: "pending",
       data: { paylater_order_id: "payses_1", amount: "360.00", expires_at: t(900), mobile_number_masked: "974*****021" },
+      // The expiry that decides is the ledger's, not the session data's.
+      attempt: { state: "open", expires_at: t(900) },
     })
     const activity = buildOrderActivity(facts({ sessions: [rtp], payments: [] }), new Date(T0 + 3600_000))
     expect(activity.paylater).toMatchObject({ method: "request_to_pay", state: "expired", mobile_number_masked: "974*****021", refund_window: null })

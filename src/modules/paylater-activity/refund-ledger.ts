@@ -14,6 +14,7 @@ export interface StoredRefundAttempt {
   raw_amount?: BigNumberInput | null
   sent_at: Date | string
   booked_at?: Date | string | null
+  booking_requested_at?: Date | string | null
 }
 
 /** Refunds PayLater has paid out for sure: answered OK, or confirmed by an operator. */

@@ -6,8 +6,12 @@ import {
   MedusaContext,
   MedusaError,
   MedusaService,
+  MathBN,
 } from "@medusajs/framework/utils"
 import type { Context } from "@medusajs/framework/types"
+import { completionBackoffAfter, completionBackoffOf, nextState, type AttemptEvent, type AttemptState } from "./attempt-state"
+import { provideLedger, type AttemptLedger, type AttemptRecord, type StatusReport, type WriteAheadInput } from "./ledger-port"
+import { PayLaterAttempt } from "./models/paylater-attempt"
 import { PayLaterAttention } from "./models/paylater-attention"
 import { PayLaterEvent } from "./models/paylater-event"
 import { PayLaterReconcileRun } from "./models/paylater-reconcile-run"
@@ -63,11 +67,19 @@ interface TransactionManager {
   getTransactionContext(): { raw(sql: string, params?: unknown[]): Promise<unknown> }
 }
 
-/** Serialises everything that decides about one PayLater order's refunds, for this transaction. */
-async function lockRefundsOf(sharedContext: Context, paylaterOrderId: string): Promise<void> {
+async function advisoryLock(sharedContext: Context, key: string): Promise<void> {
   const knex = (sharedContext.transactionManager as unknown as TransactionManager).getTransactionContext()
-  await knex.raw("select pg_advisory_xact_lock(hashtext(?))", [`paylater-refund:${paylaterOrderId}`])
+  await knex.raw("select pg_advisory_xact_lock(hashtext(?))", [key])
 }
+
+/** Serialises everything that decides about one PayLater order's refunds, for this transaction. */
+const lockRefundsOf = (sharedContext: Context, paylaterOrderId: string) => advisoryLock(sharedContext, `paylater-refund:${paylaterOrderId}`)
+
+/** A booking request counts for this long: the refund workflow it precedes runs at once. */
+const BOOKING_REQUEST_TTL_MS = 5 * 60_000
+
+/** Serialises the state changes of one attempt (two signals at once apply one after the other). */
+const lockAttemptOf = (sharedContext: Context, paylaterOrderId: string) => advisoryLock(sharedContext, `paylater-attempt:${paylaterOrderId}`)
 
 /**
  * The plugin's own records: the activity log of PayLater payments (`record`, atomic under
@@ -75,13 +87,226 @@ async function lockRefundsOf(sharedContext: Context, paylaterOrderId: string): P
  * guard's attempts (`beginRefund` / `settleRefund`), the list of payments needing a person
  * (`flagForAttention` / `resolveAttention`), webhook tallies and reconciliation runs.
  */
-export class PayLaterActivityModuleService extends MedusaService({
-  PayLaterEvent,
-  PayLaterRefundAttempt,
-  PayLaterAttention,
-  PayLaterWebhookTally,
-  PayLaterReconcileRun,
-}) {
+export class PayLaterActivityModuleService
+  extends MedusaService({
+    PayLaterAttempt,
+    PayLaterEvent,
+    PayLaterRefundAttempt,
+    PayLaterAttention,
+    PayLaterWebhookTally,
+    PayLaterReconcileRun,
+  })
+  implements AttemptLedger
+{
+  constructor(...args: any[]) {
+    super(...args)
+    // The payment provider's way to this module (ledger-port.ts): it cannot resolve modules itself.
+    provideLedger(this)
+  }
+
+  // ---- Attempt ledger ----------------------------------------------------------------------------
+
+  @InjectTransactionManager()
+  async writeAhead(input: WriteAheadInput, @MedusaContext() sharedContext: Context = {}): Promise<void> {
+    await lockAttemptOf(sharedContext, input.paylater_order_id)
+    const [existing] = await this.listPayLaterAttempts({ paylater_order_id: input.paylater_order_id }, { take: 1 }, sharedContext)
+    if (!existing) {
+      await this.createPayLaterAttempts(
+        {
+          paylater_order_id: input.paylater_order_id,
+          kind: input.kind,
+          session_id: input.session_id,
+          provider_id: input.provider_id ?? null,
+          payment_collection_id: input.payment_collection_id ?? null,
+          // Exact: numeric plus its raw decimal text, never through a float.
+          amount: new BigNumber(input.amount) as unknown as number,
+          currency_code: input.currency_code.toLowerCase(),
+          expires_at: input.expires_at,
+          state: "starting",
+          detail: input.detail ?? null,
+        },
+        sharedContext
+      )
+    }
+    if (input.supersedes) {
+      const [old] = await this.listPayLaterAttempts({ paylater_order_id: input.supersedes }, { take: 1 }, sharedContext)
+      if (old && !old.superseded_by) {
+        await this.updatePayLaterAttempts({ id: old.id, superseded_by: input.paylater_order_id }, sharedContext)
+      }
+    }
+  }
+
+  async recordStarted(
+    paylaterOrderId: string,
+    input: { expires_at: Date | null; detail?: Record<string, unknown> | null },
+    sharedContext: Context = {}
+  ): Promise<void> {
+    await this.applyToAttempt(paylaterOrderId, { type: "started", expires_at: input.expires_at }, (row) => ({
+      ...(input.expires_at ? { expires_at: input.expires_at } : {}),
+      ...(input.detail ? { detail: { ...(row.detail ?? {}), ...input.detail } } : {}),
+    }), sharedContext)
+  }
+
+  async recordStartFailed(
+    paylaterOrderId: string,
+    input: { maybe_landed: boolean; error_code: string },
+    sharedContext: Context = {}
+  ): Promise<void> {
+    await this.applyToAttempt(paylaterOrderId, { type: "start_failed", maybe_landed: input.maybe_landed }, () => ({ start_error: input.error_code.slice(0, 100) }), sharedContext)
+  }
+
+  async recordStatus(paylaterOrderId: string, report: StatusReport, sharedContext: Context = {}): Promise<AttemptRecord | null> {
+    const at = report.at ?? new Date()
+    return this.applyToAttempt(
+      paylaterOrderId,
+      { type: "status", code: report.code, message: report.message ?? null },
+      () => ({
+        last_status_code: report.code,
+        last_status_at: at,
+        last_status_signal: report.signal,
+        ...(report.paylater_ref ? { paylater_ref: report.paylater_ref } : {}),
+      }),
+      sharedContext,
+      at
+    )
+  }
+
+  /** Our expiry rule: open attempts asked about long enough become expired. */
+  async lapseAttempt(paylaterOrderId: string, sharedContext: Context = {}): Promise<AttemptRecord | null> {
+    return this.applyToAttempt(paylaterOrderId, { type: "lapse" }, () => ({}), sharedContext)
+  }
+
+  /**
+   * The upgrade's rows (src/migration-scripts): attempts that existed before the ledger. A row
+   * already there is left as it is. Returns how many were added.
+   */
+  @InjectTransactionManager()
+  async importAttempts(
+    rows: Array<Omit<WriteAheadInput, "supersedes" | "detail" | "provider_id"> & {
+      provider_id: string
+      state: AttemptState
+      paylater_ref: string | null
+      superseded_by: string | null
+      session_gone_at: Date | null
+    }>,
+    @MedusaContext() sharedContext: Context = {}
+  ): Promise<number> {
+    if (!rows.length) return 0
+    const existing = await this.listPayLaterAttempts({ paylater_order_id: rows.map((r) => r.paylater_order_id) }, { select: ["paylater_order_id"] }, sharedContext)
+    const known = new Set(existing.map((r) => r.paylater_order_id))
+    const fresh = [...new Map(rows.filter((r) => !known.has(r.paylater_order_id)).map((r) => [r.paylater_order_id, r])).values()]
+    if (fresh.length) {
+      await this.createPayLaterAttempts(
+        fresh.map((r) => ({
+          ...r,
+          amount: new BigNumber(r.amount) as unknown as number,
+          currency_code: r.currency_code.toLowerCase(),
+          detail: { imported: true },
+        })),
+        sharedContext
+      )
+    }
+    return fresh.length
+  }
+
+  /** Where the attempt belongs in Medusa, once settlement has seen its session. Never overwrites with null. */
+  @InjectTransactionManager()
+  async linkAttempt(
+    paylaterOrderId: string,
+    links: {
+      payment_collection_id?: string | null
+      cart_id?: string | null
+      order_id?: string | null
+      provider_id?: string | null
+      payment_id?: string | null
+      kind?: string
+    },
+    @MedusaContext() sharedContext: Context = {}
+  ): Promise<void> {
+    const [row] = await this.listPayLaterAttempts({ paylater_order_id: paylaterOrderId }, { take: 1 }, sharedContext)
+    const changes = Object.fromEntries(
+      Object.entries(links).filter(([key, value]) => value && (row as Record<string, unknown> | undefined)?.[key] !== value)
+    )
+    if (row && Object.keys(changes).length) {
+      await this.updatePayLaterAttempts({ id: row.id, ...changes }, sharedContext)
+    }
+  }
+
+  /** A paid cart could not become an order: when to try again (attempt-state.ts backoff). */
+  @InjectTransactionManager()
+  async recordCompletionFailure(paylaterOrderId: string, error: string, @MedusaContext() sharedContext: Context = {}): Promise<void> {
+    await lockAttemptOf(sharedContext, paylaterOrderId)
+    const [row] = await this.listPayLaterAttempts({ paylater_order_id: paylaterOrderId }, { take: 1 }, sharedContext)
+    if (!row) return
+    const detail = (row.detail ?? {}) as Record<string, unknown>
+    const completion = completionBackoffAfter(completionBackoffOf(detail), error, new Date())
+    await this.updatePayLaterAttempts({ id: row.id, detail: { ...detail, completion } }, sharedContext)
+  }
+
+  @InjectTransactionManager()
+  async markSessionGone(sessionId: string, @MedusaContext() sharedContext: Context = {}): Promise<void> {
+    const rows = await this.listPayLaterAttempts({ session_id: sessionId, session_gone_at: null }, {}, sharedContext)
+    const now = new Date()
+    for (const row of rows) {
+      await this.updatePayLaterAttempts({ id: row.id, session_gone_at: now }, sharedContext)
+    }
+  }
+
+  @InjectManager()
+  async findAttempt(paylaterOrderId: string, @MedusaContext() sharedContext: Context = {}): Promise<AttemptRecord | null> {
+    const [row] = await this.listPayLaterAttempts({ paylater_order_id: paylaterOrderId }, { take: 1 }, sharedContext)
+    return (row as unknown as AttemptRecord | undefined) ?? null
+  }
+
+  /** A session's current attempt: the latest one not superseded. */
+  @InjectManager()
+  async currentAttemptOf(sessionId: string, @MedusaContext() sharedContext: Context = {}): Promise<AttemptRecord | null> {
+    const [row] = await this.listPayLaterAttempts(
+      { session_id: sessionId, superseded_by: null },
+      { order: { created_at: "DESC" }, take: 1 },
+      sharedContext
+    )
+    return (row as unknown as AttemptRecord | undefined) ?? null
+  }
+
+  /** Attempts not yet paid nor ended, oldest first: reconciliation asks about them or lets them lapse. */
+  @InjectManager()
+  async openAttempts(@MedusaContext() sharedContext: Context = {}): Promise<AttemptRecord[]> {
+    return (await this.listPayLaterAttempts(
+      { state: ["starting", "open"] },
+      { order: { created_at: "ASC" } },
+      sharedContext
+    )) as unknown as AttemptRecord[]
+  }
+
+  /** Every paid attempt changed since `since`: candidates for paid without an order. */
+  @InjectManager()
+  async paidAttemptsSince(since: Date, @MedusaContext() sharedContext: Context = {}): Promise<AttemptRecord[]> {
+    return (await this.listPayLaterAttempts(
+      { state: "paid", updated_at: { $gte: since } },
+      { order: { updated_at: "ASC" } },
+      sharedContext
+    )) as unknown as AttemptRecord[]
+  }
+
+  @InjectTransactionManager()
+  protected async applyToAttempt(
+    paylaterOrderId: string,
+    event: AttemptEvent,
+    changes: (row: AttemptRecord) => Record<string, unknown>,
+    @MedusaContext() sharedContext: Context = {},
+    now: Date = new Date()
+  ): Promise<AttemptRecord | null> {
+    await lockAttemptOf(sharedContext, paylaterOrderId)
+    const [found] = await this.listPayLaterAttempts({ paylater_order_id: paylaterOrderId }, { take: 1 }, sharedContext)
+    const row = found as unknown as AttemptRecord | undefined
+    if (!row) return null
+    const state: AttemptState = nextState({ state: row.state, expires_at: row.expires_at }, event, now)
+    const update = { ...changes(row), ...(state !== row.state ? { state } : {}) }
+    if (!Object.keys(update).length) return row
+    const [updated] = await this.updatePayLaterAttempts([{ id: row.id, ...update }], sharedContext)
+    return updated as unknown as AttemptRecord
+  }
   @InjectManager()
   async record(
     input: RecordPayLaterEventInput,
@@ -148,6 +373,16 @@ export class PayLaterActivityModuleService extends MedusaService({
     await lockRefundsOf(sharedContext, input.paylater_order_id)
     const now = new Date()
     const attempts = await this.refundAttemptsOf(input.paylater_order_id, sharedContext)
+    // A refund an operator confirmed, now being recorded on the order (requestBooking): book it.
+    const requested = attempts.find(
+      (a) =>
+        a.status === "refunded" &&
+        !a.booked_at &&
+        a.booking_requested_at &&
+        now.getTime() - new Date(a.booking_requested_at).getTime() < BOOKING_REQUEST_TTL_MS &&
+        MathBN.eq(a.raw_amount ?? a.amount, input.amount)
+    )
+    input = requested && !input.booking_attempt_id ? { ...input, booking_attempt_id: requested.id } : input
     const decision = decideRefund(attempts, input)
     if (decision.mode === "book") {
       await this.updatePayLaterRefundAttempts(
@@ -172,6 +407,19 @@ export class PayLaterActivityModuleService extends MedusaService({
       sharedContext
     )
     return { attempt_id: created.id, ...decision }
+  }
+
+  /**
+   * An operator confirmed PayLater paid this refund out; the plugin is about to record it on the
+   * Medusa order through Medusa's refund workflow, whose provider call must then book it, not send it.
+   */
+  async requestBooking(attemptId: string, sharedContext: Context = {}): Promise<void> {
+    await this.updatePayLaterRefundAttempts({ id: attemptId, booking_requested_at: new Date() }, sharedContext)
+  }
+
+  /** The booking did not go through: a later refund of the same amount must be sent, not booked. */
+  async withdrawBooking(attemptId: string, sharedContext: Context = {}): Promise<void> {
+    await this.updatePayLaterRefundAttempts({ id: attemptId, booking_requested_at: null }, sharedContext)
   }
 
   /** PayLater's answer to an attempt. `unknown` also puts the payment on the list for a person. */

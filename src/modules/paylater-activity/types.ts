@@ -36,8 +36,9 @@ export interface PayLaterEventRecord {
 
 /**
  * What can need a person. `refund_outcome_unknown` is raised by the refund guard; the others are
- * raised by the settlement path (paid at PayLater without an order, paid after the session was
- * deleted, store and PayLater disagree).
+ * raised by the settlement path (paid at PayLater without an order, store and PayLater disagree).
+ * `orphaned` is no longer raised (a deleted session's paid attempt is paid without an order now);
+ * it stays so rows listed by earlier versions can still be shown and resolved.
  */
 export const ATTENTION_KINDS = ["refund_outcome_unknown", "paid_without_order", "orphaned", "mismatch"] as const
 export type AttentionKind = (typeof ATTENTION_KINDS)[number]

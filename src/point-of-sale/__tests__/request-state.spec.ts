@@ -21,6 +21,7 @@ function context(overrides: Partial<OrderRequestContext> = {}, latest: Partial<N
           cart_id: null,
           order_id: "order_1",
           for_order: true,
+          attempt: null,
           ...latest,
         }
       : null,
@@ -34,7 +35,8 @@ describe("decideOrderRequest", () => {
   })
 
   it("never sends while a request is live", () => {
-    const state = decideOrderRequest(context({}, { session_data: { expires_at: "2030-01-01T10:10:00.000Z", mobile_number_masked: "974*****021" } }), NOW)
+    const attempt = { state: "open", expires_at: "2030-01-01T10:10:00.000Z" } as NonNullable<OrderRequestContext["latest"]>["attempt"]
+    const state = decideOrderRequest(context({}, { attempt, session_data: { mobile_number_masked: "974*****021" } }), NOW)
     expect(state.can_send).toBe(false)
     expect(state.blocked_reason).toMatch(/waiting/)
     expect(state.request).toMatchObject({ status: "waiting", seconds_left: 600, mobile_number_masked: "974*****021" })
@@ -43,7 +45,7 @@ describe("decideOrderRequest", () => {
   it("may send a new one after a decline or expiry", () => {
     for (const reason of ["declined", "expired"] as const) {
       const state = decideOrderRequest(
-        context({}, { session_status: "error", session_data: { paylater_status_code: 3, paylater_failure_reason: reason } }),
+        context({}, { session_status: "error", attempt: { state: reason, expires_at: null } as NonNullable<OrderRequestContext["latest"]>["attempt"] }),
         NOW
       )
       expect(state.can_send).toBe(true)

@@ -47,7 +47,6 @@ import { amountEquals, isPositive, isWithin, toAmountText, toExactRefundAmount }
 import { warnOnce } from "./production-guard"
 import { resolveProviderOptions, type PayLaterProviderOptions, type ResolvedProviderOptions } from "./options"
 import {
-  attemptOf,
   orderIdForAttempt,
   sessionIdFromOrderId,
   text,
@@ -55,9 +54,12 @@ import {
 } from "./session-data"
 import { sessionStatusFor, statusDataFor } from "./status"
 import { withStorefront } from "./templates"
-import { refundLedger, sendGuardedRefund, type RefundLedger } from "./refund-guard"
-import { recordDeletedSession } from "./tombstones"
+import { sendGuardedRefund, type RefundLedger } from "./refund-guard"
+import { currentPaymentCollection } from "./request-context"
 import { readWebhookBody } from "./webhook-input"
+import { ledgerPort, SIGNAL_CONTEXT_KEY, type LedgerPort } from "../../modules/paylater-activity/ledger-port"
+import type { AttemptKind, AttemptSignal } from "../../modules/paylater-activity/attempt-state"
+import { SIGNALS } from "../../modules/paylater-activity/attempt-state"
 
 /** What a payment method needs to start collecting one attempt. */
 export interface StartPaymentInput {
@@ -77,6 +79,13 @@ export interface StartPaymentInput {
 export type StartedPayment = Partial<PayLaterSessionData>
 
 const PATH_PREFIX = "/paylater/return"
+
+
+/** The only storefront inputs: read on each attempt, never kept (the full mobile number is never stored). */
+const STOREFRONT_INPUTS = ["mobile_number", "email"] as const
+
+const MODULE_MISSING =
+  "PayLater records every payment before it is sent, and the plugin's paylater_activity module is not loaded: add medusa-payment-paylater to `plugins` in medusa-config and run `npx medusa db:migrate`. Nothing was sent to PayLater."
 
 /**
  * Everything both PayLater methods share. A subclass only says how an attempt is started
@@ -126,6 +135,12 @@ export abstract class PayLaterBaseProvider extends AbstractPaymentProvider<PayLa
     return payLaterClientFor(config, this.logger_)
   }
 
+  /** What the attempt ledger calls this method's PayLater orders. */
+  protected abstract readonly attemptKind: AttemptKind
+
+  /** How long an attempt of this method stays payable at PayLater. */
+  protected abstract attemptExpiryMinutes(): number
+
   /** The method-specific part: ask PayLater to start collecting `input.amount` under `input.orderId`. */
   protected abstract startRemotePayment(input: StartPaymentInput): Promise<StartedPayment>
 
@@ -169,37 +184,47 @@ export abstract class PayLaterBaseProvider extends AbstractPaymentProvider<PayLa
   async initiatePayment(input: InitiatePaymentInput): Promise<InitiatePaymentOutput> {
     const sessionId = this.sessionIdOf(input.data, input.context)
     const amount = this.checkedAmount(input.amount, input.currency_code)
-    const started = await this.startAttempt(sessionId, 1, amount, input)
+    let started: StartedPayment
+    try {
+      started = await this.startAttempt(sessionId, 1, amount, input, null)
+    } catch (error) {
+      // Medusa deletes a session whose initiatePayment threw, without calling deletePayment: its
+      // attempts (a Request to Pay the shopper may still approve) stay in the ledger, asked about.
+      await this.ledger().markSessionGone(sessionId)
+      throw error
+    }
     return {
       id: started.paylater_order_id as string,
       status: PaymentSessionStatus.PENDING,
-      data: this.freshAttemptData(sessionId, amount, started),
+      data: this.freshAttemptData(sessionId, amount, started, input.data),
     }
   }
 
   async updatePayment(input: UpdatePaymentInput): Promise<UpdatePaymentOutput> {
     const data = (input.data ?? {}) as PayLaterSessionData
     const amount = this.checkedAmount(input.amount, input.currency_code)
-    if (data.amount && data.paylater_order_id && amountEquals(data.amount, amount)) {
+    const sessionId = this.sessionIdOf(data, input.context)
+    // Which attempt is current is the ledger's to say, not the session data's.
+    const current = await this.ledger().currentAttemptOf(sessionId)
+    if (current && current.state !== "never_started" && amountEquals(toAmountText(current.raw_amount ?? current.amount), amount)) {
       return { data }
     }
-    const sessionId = this.sessionIdOf(data, input.context)
-    if (data.paylater_order_id) {
+    if (current && current.state !== "never_started") {
       // A link is single-use and fixed to its amount; a paid one must never be replaced.
-      const current = await this.fetchStatus(data.paylater_order_id)
-      if (current.code === 2) {
+      const status = await this.fetchStatus(current.paylater_order_id, "checkout")
+      if (status.code === 2) {
         throw new MedusaError(
           MedusaError.Types.NOT_ALLOWED,
           "This PayLater payment is already paid; its amount can no longer change."
         )
       }
     }
-    const started = await this.startAttempt(sessionId, attemptOf(data) + 1, amount, input)
-    // The replaced link or request stays payable until it expires: reconciliation keeps asking about it.
-    await recordDeletedSession(this.container, data, this.logger_, new Date(), started.paylater_order_id as string)
+    const attempt = current ? attemptNumberOf(current.paylater_order_id) + 1 : 1
+    // The replaced link or request stays payable until it expires: its row stays open, superseded.
+    const started = await this.startAttempt(sessionId, attempt, amount, input, current?.paylater_order_id ?? null)
     return {
       status: PaymentSessionStatus.PENDING,
-      data: { ...this.withoutAttemptState(data), ...this.freshAttemptData(sessionId, amount, started) },
+      data: this.freshAttemptData(sessionId, amount, started, data),
     }
   }
 
@@ -234,10 +259,14 @@ export abstract class PayLaterBaseProvider extends AbstractPaymentProvider<PayLa
 
   /**
    * Medusa deletes the session row for good (cart changed, another method picked), but PayLater has
-   * no cancel: the link or request stays payable. A tombstone lets reconciliation find it if paid.
+   * no cancel: the link or request stays payable. Its ledger rows stay, marked session-gone, and
+   * reconciliation keeps asking about them until they expire.
    */
   async deletePayment(input: DeletePaymentInput): Promise<DeletePaymentOutput> {
-    await recordDeletedSession(this.container, (input.data ?? {}) as PayLaterSessionData, this.logger_)
+    const sessionId = text(input.data, "session_id")
+    if (sessionId) {
+      await this.ledger().markSessionGone(sessionId)
+    }
     return { data: input.data }
   }
 
@@ -252,8 +281,8 @@ export abstract class PayLaterBaseProvider extends AbstractPaymentProvider<PayLa
     if (!isPositive(amount)) {
       throw new MedusaError(MedusaError.Types.INVALID_DATA, "The refund amount must be greater than 0.")
     }
+    const row = await this.ledger().findAttempt(orderId)
     const refunded = await sendGuardedRefund({
-      container: this.container,
       api: this.api_,
       logger: this.logger_,
       ledger: this.refundLedger(),
@@ -262,6 +291,9 @@ export abstract class PayLaterBaseProvider extends AbstractPaymentProvider<PayLa
       sessionId: text(data, "session_id") ?? null,
       amount,
       medusaRefundId: input.context?.idempotency_key,
+      payment: { id: row?.payment_id ?? null, payment_collection_id: row?.payment_collection_id ?? null },
+      // How much may be refunded is the ledger's to say, not the payment data's.
+      capturedAmount: row ? toAmountText(row.raw_amount ?? row.amount) : undefined,
       staleAfterMs: refundStaleAfterMs(this.settings_.config),
     })
     return { data: refunded }
@@ -269,7 +301,19 @@ export abstract class PayLaterBaseProvider extends AbstractPaymentProvider<PayLa
 
   /** Where refund attempts are recorded; overridable so unit tests can supply their own. */
   protected refundLedger(): RefundLedger {
-    return refundLedger()
+    return this.ledger()
+  }
+
+  /**
+   * The plugin's attempt and refund ledger, handed over by the plugin's module (ledger-port.ts): a
+   * provider cannot resolve other modules. Overridable so unit tests can supply their own.
+   */
+  protected ledger(): LedgerPort {
+    const ledger = ledgerPort()
+    if (!ledger) {
+      throw new MedusaError(MedusaError.Types.UNEXPECTED_STATE, MODULE_MISSING)
+    }
+    return ledger
   }
 
   /**
@@ -300,15 +344,24 @@ export abstract class PayLaterBaseProvider extends AbstractPaymentProvider<PayLa
     context: PaymentProviderContext | undefined
   ): Promise<{ status: PaymentSessionStatus; data: PayLaterSessionData }> {
     const data = (rawData ?? {}) as PayLaterSessionData
-    const orderId = this.orderIdOf(data, context)
-    const status = await this.fetchStatus(orderId)
-    const next = { ...data, ...statusDataFor(status, data, new Date()) }
+    const orderId = await this.orderIdOf(data, context)
+    const status = await this.fetchStatus(orderId, signalOf(context))
+    const row = await this.ledger().findAttempt(orderId)
+    const next = { ...data, ...statusDataFor(status, row?.state ?? null) }
     return { status: this.sessionStatusOf(status, next), data: next }
   }
 
-  protected async fetchStatus(orderId: string): Promise<PaymentStatus> {
+  /** PayLater's status operation; its answer is recorded in the attempt's ledger row before anything else. */
+  protected async fetchStatus(orderId: string, signal: AttemptSignal): Promise<PaymentStatus> {
     try {
-      return await this.api_.getPaymentStatus(orderId)
+      const status = await this.api_.getPaymentStatus(orderId)
+      await this.ledger().recordStatus(orderId, {
+        code: status.code,
+        message: status.message,
+        paylater_ref: status.payLaterOrderId ?? null,
+        signal,
+      })
+      return status
     } catch (error) {
       this.logger_.warn(
         `PayLater: status of ${logRef(orderId)} unavailable (${isPayLaterError(error) ? error.code : "unknown"})`
@@ -322,8 +375,11 @@ export abstract class PayLaterBaseProvider extends AbstractPaymentProvider<PayLa
     sessionId: string,
     attempt: number,
     amount: string,
-    input: { data?: Record<string, unknown>; context?: PaymentProviderContext }
+    input: { data?: Record<string, unknown>; context?: PaymentProviderContext },
+    supersedes: string | null
   ): Promise<StartedPayment> {
+    const ledger = this.ledger()
+    let replaced = supersedes
     const start = async (n: number): Promise<StartedPayment> => {
       const orderId = orderIdForAttempt(sessionId, n)
       const startInput: StartPaymentInput = {
@@ -334,19 +390,45 @@ export abstract class PayLaterBaseProvider extends AbstractPaymentProvider<PayLa
         context: input.context,
         startedAt: new Date(),
       }
+      // Write-ahead: the row exists before PayLater can take money for this order id.
+      await ledger.writeAhead({
+        paylater_order_id: orderId,
+        kind: this.attemptKind,
+        session_id: sessionId,
+        payment_collection_id: currentPaymentCollection(),
+        amount,
+        currency_code: "QAR",
+        expires_at: new Date(startInput.startedAt.getTime() + this.attemptExpiryMinutes() * 60_000),
+        supersedes: replaced,
+        detail: { merchant_id: this.settings_.config.merchantId },
+      })
+      replaced = orderId
       let started: StartedPayment
       try {
         started = await this.startRemotePayment(startInput)
       } catch (error) {
-        const landed =
-          isPayLaterError(error) && this.retryableStartCodes.has(error.code)
-            ? await this.settleUncertainStart(startInput, error)
-            : null
+        const uncertain = isPayLaterError(error) && this.retryableStartCodes.has(error.code)
+        let landed: StartedPayment | null = null
+        if (uncertain) {
+          try {
+            landed = await this.settleUncertainStart(startInput, error as PayLaterError)
+          } catch (settleError) {
+            // Neither confirmed nor refuted (a lost Request to Pay): PayLater may have it.
+            await ledger.recordStartFailed(orderId, { maybe_landed: true, error_code: codeOf(settleError) })
+            throw settleError
+          }
+        }
         if (!landed) {
+          // A timeout may still have created it at PayLater: the row stays open and is asked about.
+          await ledger.recordStartFailed(orderId, { maybe_landed: uncertain, error_code: codeOf(error) })
           throw error
         }
         started = landed
       }
+      await ledger.recordStarted(orderId, {
+        expires_at: typeof started.expires_at === "string" ? new Date(started.expires_at) : null,
+        detail: started.mobile_number_masked ? { mobile_number_masked: started.mobile_number_masked } : null,
+      })
       return { ...started, paylater_order_id: orderId, paylater_attempt: n }
     }
     try {
@@ -366,9 +448,23 @@ export abstract class PayLaterBaseProvider extends AbstractPaymentProvider<PayLa
     }
   }
 
-  private freshAttemptData(sessionId: string, amount: string, started: StartedPayment): PayLaterSessionData {
+  /**
+   * The session's public view for a new attempt, written whole: every key the storefront sent or an
+   * earlier attempt left is cleared (Medusa merges `{...storefront data, ...ours}` and drops
+   * undefined values when it writes the JSON), then ours are set. The storefront's inputs (mobile
+   * number, email) were read by the attempt and are not kept.
+   */
+  private freshAttemptData(
+    sessionId: string,
+    amount: string,
+    started: StartedPayment,
+    previous: Record<string, unknown> | undefined
+  ): PayLaterSessionData {
     const { storefrontUrl, templates } = this.settings_
+    const cleared = Object.fromEntries(Object.keys(previous ?? {}).map((key) => [key, undefined]))
     return {
+      ...cleared,
+      ...Object.fromEntries(STOREFRONT_INPUTS.map((key) => [key, undefined])),
       ...started,
       session_id: sessionId,
       amount,
@@ -380,20 +476,6 @@ export abstract class PayLaterBaseProvider extends AbstractPaymentProvider<PayLa
         pending: withStorefront(templates.pending, storefrontUrl),
       },
     }
-  }
-
-  private withoutAttemptState(data: PayLaterSessionData): PayLaterSessionData {
-    const {
-      paylater_status_code: _code,
-      paylater_status_message: _message,
-      paylater_status_checked_at: _checked,
-      paylater_ref: _ref,
-      paylater_failure_reason: _reason,
-      payment_link_url: _link,
-      expires_at: _expires,
-      ...rest
-    } = data
-    return rest
   }
 
   /** The amounts this method may collect; the payment link's (the outlet's range) by default. */
@@ -432,12 +514,31 @@ export abstract class PayLaterBaseProvider extends AbstractPaymentProvider<PayLa
    * The PayLater order to ask about. It must belong to this session: data a storefront sent can
    * never point the status check at somebody else's paid order.
    */
-  protected orderIdOf(data: PayLaterSessionData, context?: PaymentProviderContext): string {
-    const orderId = text(data, "paylater_order_id")
-    const sessionId = text(data, "session_id") ?? context?.idempotency_key
-    if (!orderId || (sessionId && sessionIdFromOrderId(orderId) !== sessionId)) {
+  protected async orderIdOf(data: PayLaterSessionData, context?: PaymentProviderContext): Promise<string> {
+    const sessionId = context?.idempotency_key ?? text(data, "session_id")
+    const current = sessionId ? await this.ledger().currentAttemptOf(sessionId) : null
+    // A session started before the ledger existed has no row until the upgrade migration runs: its
+    // own order id, which must belong to it, so data a storefront sent cannot point elsewhere.
+    const orderId = current ? (current.state === "never_started" ? undefined : current.paylater_order_id) : text(data, "paylater_order_id")
+    if (!orderId || !sessionId || sessionIdFromOrderId(orderId) !== sessionId) {
       throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "This payment session was not started with PayLater.")
     }
     return orderId
   }
+}
+
+function codeOf(error: unknown): string {
+  return isPayLaterError(error) ? error.code : error instanceof MedusaError ? error.type : "UNKNOWN"
+}
+
+/** "payses_1-3" → 3; the bare session id is attempt 1. */
+function attemptNumberOf(orderId: string): number {
+  const match = /-(\d+)$/.exec(orderId)
+  return match ? Number(match[1]) : 1
+}
+
+/** Which signal asked, as settlement passes it through Medusa's provider context. */
+function signalOf(context: PaymentProviderContext | undefined): AttemptSignal {
+  const value = (context as Record<string, unknown> | undefined)?.[SIGNAL_CONTEXT_KEY]
+  return (SIGNALS as readonly string[]).includes(value as string) ? (value as AttemptSignal) : "checkout"
 }

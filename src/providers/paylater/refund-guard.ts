@@ -1,9 +1,7 @@
 import { MedusaError } from "@medusajs/framework/utils"
-import { MedusaModule } from "@medusajs/framework/modules-sdk"
 import type { Logger } from "@medusajs/framework/types"
 import { isPayLaterError, logRef, type PayLaterApi, type PayLaterErrorCode } from "../../lib/paylater"
-import { PAYLATER_ACTIVITY_MODULE } from "../../modules/paylater-activity"
-import type { PayLaterActivityModuleService } from "../../modules/paylater-activity/service"
+import type { RefundLedgerPort } from "../../modules/paylater-activity/ledger-port"
 import { toMedusaError } from "./errors"
 import { addAmounts } from "./money"
 import type { PayLaterSessionData } from "./session-data"
@@ -18,7 +16,13 @@ import type { PayLaterSessionData } from "./session-data"
  * refunds of it stay refused (NOT_ALLOWED) until an operator records what PayLater did.
  */
 
-export type RefundLedger = Pick<PayLaterActivityModuleService, "beginRefund" | "settleRefund">
+export type RefundLedger = RefundLedgerPort
+
+/*
+ * A refund an operator confirmed (PayLater paid it out, its answer was lost) is recorded on the order
+ * through Medusa's refund workflow; the ledger knows it is a booking (requestBooking, just before),
+ * so this guard only books it and sends nothing. No Medusa record is read here.
+ */
 
 /** Metadata key on a Medusa refund record that only books an operator-confirmed refund. */
 export const BOOKING_METADATA_KEY = "paylater_confirmed_refund_attempt_id"
@@ -36,77 +40,7 @@ export function refundOutcomeIsUnknown(error: unknown): boolean {
   return !isPayLaterError(error) || UNKNOWN_OUTCOME.has(error.code)
 }
 
-/**
- * The plugin's module, reached through Medusa's module registry: a provider lives in the payment
- * module's own container, which cannot resolve other modules.
- */
-export function refundLedger(): RefundLedger {
-  const services = MedusaModule.getModuleInstance(PAYLATER_ACTIVITY_MODULE) as Record<string, unknown> | undefined
-  const ledger = services?.[PAYLATER_ACTIVITY_MODULE] as RefundLedger | undefined
-  if (!ledger || typeof ledger.beginRefund !== "function") {
-    throw new MedusaError(
-      MedusaError.Types.UNEXPECTED_STATE,
-      "PayLater refunds are recorded before they are sent, and the plugin's paylater_activity module is not loaded: add medusa-payment-paylater to `plugins` in medusa-config and run `npx medusa db:migrate`. Nothing was sent to PayLater."
-    )
-  }
-  return ledger
-}
-
-interface ListService {
-  list(filters: Record<string, unknown>, config: Record<string, unknown>): Promise<Array<Record<string, any>>>
-}
-
-function internalService(container: Record<string, unknown>, name: string): ListService | undefined {
-  try {
-    return container[name] as ListService | undefined
-  } catch {
-    // Awilix cradles throw for unregistered names.
-    return undefined
-  }
-}
-
-/** The Medusa payment behind a session (for the admin's links); best effort, null when unknown. */
-async function paymentOf(
-  container: Record<string, unknown>,
-  sessionId: string | null
-): Promise<{ id: string | null; payment_collection_id: string | null }> {
-  const none = { id: null, payment_collection_id: null }
-  const payments = internalService(container, "paymentService")
-  if (!sessionId || !payments) return none
-  try {
-    const [row] = await payments.list(
-      { payment_session_id: sessionId },
-      { select: ["id", "payment_collection_id"], take: 1 }
-    )
-    return row ? { id: row.id, payment_collection_id: row.payment_collection_id ?? null } : none
-  } catch {
-    return none
-  }
-}
-
-/**
- * The confirmed attempt a Medusa refund record books, when the plugin created it to do so. Fails
- * closed: when the record cannot be read, nothing is sent (it might be a booking, and sending it
- * would pay the refund out twice).
- */
-async function bookingOf(container: Record<string, unknown>, medusaRefundId: string | undefined): Promise<string | null> {
-  if (!medusaRefundId) return null
-  const cannotTell = () =>
-    new MedusaError(
-      MedusaError.Types.UNEXPECTED_STATE,
-      "PayLater: the refund record could not be read, so it is not known whether this refund was already paid out. Nothing was sent to PayLater."
-    )
-  const refunds = internalService(container, "refundService")
-  if (!refunds) throw cannotTell()
-  const [row] = await refunds.list({ id: medusaRefundId }, { select: ["id", "metadata"], take: 1 }).catch(() => {
-    throw cannotTell()
-  })
-  const value = row?.metadata?.[BOOKING_METADATA_KEY]
-  return typeof value === "string" ? value : null
-}
-
 export interface GuardedRefundInput {
-  container: Record<string, unknown>
   api: PayLaterApi
   logger: Logger | Console
   ledger: RefundLedger
@@ -117,6 +51,10 @@ export interface GuardedRefundInput {
   amount: string
   /** Medusa's refund record id (the provider call's idempotency key). */
   medusaRefundId?: string
+  /** The Medusa payment and collection the refund is for, from the attempt ledger (null when none). */
+  payment?: { id: string | null; payment_collection_id: string | null }
+  /** What PayLater was asked to collect, from the attempt ledger (two-decimal QAR); the payment's data before the ledger. */
+  capturedAmount?: string
   /** When a pending attempt can no longer be in flight: refundStaleAfterMs of the client's configuration. */
   staleAfterMs: number
 }
@@ -126,17 +64,16 @@ export async function sendGuardedRefund(input: GuardedRefundInput): Promise<PayL
   const { api, logger, ledger, data, orderId, amount } = input
   // Logs name the payment by its short form: the order id is the session id, a key (log-ref.ts).
   const ref = logRef(orderId)
-  const payment = await paymentOf(input.container, input.sessionId)
+  const payment = input.payment ?? { id: null, payment_collection_id: null }
   const begun = await ledger.beginRefund({
     paylater_order_id: orderId,
     amount,
-    captured_amount: data.amount ?? "0",
+    captured_amount: input.capturedAmount ?? data.amount ?? "0",
     session_id: input.sessionId,
     payment_id: payment.id,
     payment_collection_id: payment.payment_collection_id,
     medusa_refund_id: input.medusaRefundId ?? null,
     stale_after_ms: input.staleAfterMs,
-    booking_attempt_id: await bookingOf(input.container, input.medusaRefundId),
   })
   if (begun.mode === "book") {
     logger.info(`PayLater: refund of ${amount} QAR for ${ref} (confirmed by an operator) recorded on the order`)

@@ -1,15 +1,16 @@
 import { PaymentSessionStatus } from "@medusajs/framework/utils"
 import type { PaymentStatus } from "../../lib/paylater"
-import type { PayLaterFailureReason, PayLaterSessionData } from "./session-data"
+import type { AttemptState } from "../../modules/paylater-activity/attempt-state"
+import type { PayLaterSessionData } from "./session-data"
 
 /**
- * PayLater status → Medusa session status.
+ * PayLater's answer translated for Medusa; what it means for the attempt is decided in one place
+ * (modules/paylater-activity/attempt-state.ts), and only repeated here.
  *
  * 2 success → `captured`: PayLater collects from the shopper and settles with the merchant; there is
  * no capture call, so Medusa records the capture itself when the payment is created.
  * 1 pending / 0 not initiated → `pending`: cart completion refuses to place an order yet, so an
- * order only ever exists for money PayLater confirmed (a `pending_authorization` order could end
- * up unpaid).
+ * order only ever exists for money PayLater confirmed.
  * 3 failed → `error`: the session cannot complete any more; the storefront starts a new one.
  */
 export function sessionStatusFor(status: PaymentStatus): PaymentSessionStatus {
@@ -23,27 +24,8 @@ export function sessionStatusFor(status: PaymentStatus): PaymentSessionStatus {
   }
 }
 
-/**
- * The status operation only says "failed", not why. A failure after the link's validity is read as
- * expiry; anything else as a decline.
- */
-export function failureReasonFor(status: PaymentStatus, expiresAt: string | undefined, now: Date): PayLaterFailureReason {
-  const text = status.message.toLowerCase()
-  if (text.includes("expire")) {
-    return "expired"
-  }
-  if (expiresAt && !Number.isNaN(Date.parse(expiresAt)) && now.getTime() >= Date.parse(expiresAt)) {
-    return "expired"
-  }
-  return "declined"
-}
-
-/** The part of session data that records what PayLater said, merged over the existing data. */
-export function statusDataFor(
-  status: PaymentStatus,
-  previous: PayLaterSessionData,
-  now: Date
-): Partial<PayLaterSessionData> {
+/** The public view of what PayLater said, with the ledger's verdict on a failure (declined or expired). */
+export function statusDataFor(status: PaymentStatus, state: AttemptState | null, now: Date = new Date()): Partial<PayLaterSessionData> {
   const patch: Partial<PayLaterSessionData> = {
     paylater_status: status.state,
     paylater_status_code: status.code,
@@ -54,7 +36,7 @@ export function statusDataFor(
     patch.paylater_ref = status.payLaterOrderId
   }
   if (status.code === 3) {
-    patch.paylater_failure_reason = failureReasonFor(status, previous.expires_at, now)
+    patch.paylater_failure_reason = state === "expired" ? "expired" : "declined"
   }
   return patch
 }

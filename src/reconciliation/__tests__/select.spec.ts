@@ -1,4 +1,5 @@
-import { mergeTombstones, saveTombstones, tombstonesOf, TOMBSTONES_KEY, type SessionTombstone } from "../../providers/paylater/tombstones"
+import type { AttemptRecord } from "../../modules/paylater-activity/ledger-port"
+import { ASKING_MARGIN_MS } from "../../modules/paylater-activity/attempt-state"
 import { readReconcileOptions } from "../../providers/paylater/reconcile-options"
 import { reconcileSchedule } from "../schedule"
 import {
@@ -7,16 +8,18 @@ import {
   selectBatch,
   sessionReason,
   STUCK_AFTER_MS,
-  tombstoneIsOpen,
+  attemptIsOpen,
+  type AttemptCandidate,
   type Outcome,
   type SessionCandidate,
-  type TombstoneCandidate,
 } from "../select"
 
 const NOW = new Date("2026-05-01T12:00:00.000Z")
 const minutesAgo = (m: number) => new Date(NOW.getTime() - m * 60_000).toISOString()
 
-function session(id: string, over: Partial<SessionCandidate> = {}, data: Record<string, unknown> = {}): SessionCandidate {
+type Row = NonNullable<SessionCandidate["attempt"]>
+
+function session(id: string, over: Partial<SessionCandidate> = {}, attempt: Partial<Row> = {}): SessionCandidate {
   return {
     kind: "session",
     session_id: id,
@@ -27,45 +30,68 @@ function session(id: string, over: Partial<SessionCandidate> = {}, data: Record<
     payment_collection_id: `pay_col_${id}`,
     cart_id: `cart_${id}`,
     order_id: null,
+    data: { session_id: id, paylater_order_id: id, amount: "360.00" },
+    attempt: { paylater_order_id: id, state: "open", expires_at: minutesAgo(-30), last_status_at: null, ...attempt },
     ...over,
-    data: { session_id: id, paylater_order_id: id, amount: "360.00", ...data },
   }
 }
 
-function tombstone(id: string, over: Partial<SessionTombstone & { checked_at: string }> = {}, owners: Partial<TombstoneCandidate> = {}): TombstoneCandidate {
+function attempt(id: string, over: Partial<AttemptRecord> = {}): AttemptCandidate {
   return {
-    kind: "tombstone",
-    payment_collection_id: `pay_col_${id}`,
-    cart_id: `cart_${id}`,
-    order_id: null,
-    ...owners,
-    tombstone: {
-      session_id: id,
-      provider_id: "pp_paylater_paylater",
+    kind: "attempt",
+    attempt: {
+      id: `platm_${id}`,
       paylater_order_id: id,
+      kind: "link",
+      session_id: id,
+      provider_id: null,
+      payment_collection_id: null,
+      cart_id: null,
+      order_id: null,
+      payment_id: null,
       amount: "360.00",
-      expires_at: null,
+      currency_code: "qar",
+      expires_at: minutesAgo(-30),
+      state: "open",
+      last_status_code: null,
+      last_status_at: null,
+      last_status_signal: null,
+      paylater_ref: null,
+      superseded_by: null,
+      session_gone_at: minutesAgo(35),
+      start_error: null,
+      detail: null,
       created_at: minutesAgo(40),
-      deleted_at: minutesAgo(35),
       ...over,
     },
   }
 }
 
-const select = (sessions: SessionCandidate[], tombstones: TombstoneCandidate[] = [], batchSize = 10, lookbackMinutes = 1440) =>
-  selectBatch({ sessions, tombstones, now: NOW, lookbackMinutes, batchSize })
+const select = (sessions: SessionCandidate[], attempts: AttemptCandidate[] = [], batchSize = 10, lookbackMinutes = 1440) =>
+  selectBatch({ sessions, attempts, now: NOW, lookbackMinutes, batchSize })
 
-const ids = (r: ReturnType<typeof select>) => r.batch.map((c) => (c.kind === "session" ? c.session_id : `t:${c.tombstone.session_id}`))
+const ids = (r: ReturnType<typeof select>) => r.batch.map((c) => (c.kind === "session" ? c.session_id : `t:${c.attempt.paylater_order_id}`))
 
 describe("which sessions a run asks about", () => {
   it("asks about pending sessions that reached PayLater", () => {
     expect(sessionReason(session("a"), NOW, 1440)).toBe("pending")
   })
 
-  it("skips sessions that never reached PayLater (no order id)", () => {
-    const s = session("a")
-    delete s.data.paylater_order_id
-    expect(sessionReason(s, NOW, 1440)).toBeNull()
+  it("skips sessions whose attempt PayLater refused outright", () => {
+    expect(sessionReason(session("a", {}, { state: "never_started" }), NOW, 1440)).toBeNull()
+  })
+
+  it("a session started before the ledger: asked about when it reached PayLater, as before", () => {
+    expect(sessionReason(session("a", { attempt: null }), NOW, 1440)).toBe("pending")
+    const never = session("a", { attempt: null })
+    delete never.data.paylater_order_id
+    expect(sessionReason(never, NOW, 1440)).toBeNull()
+  })
+
+  it("asks about a pending attempt until its expiry plus the margin, not after", () => {
+    const expiring = (ms: number) => session("a", {}, { expires_at: new Date(NOW.getTime() - ms).toISOString() })
+    expect(sessionReason(expiring(ASKING_MARGIN_MS - 1), NOW, 1440)).toBe("pending")
+    expect(sessionReason(expiring(ASKING_MARGIN_MS), NOW, 1440)).toBeNull()
   })
 
   it("skips sessions older than the look-back, to the minute", () => {
@@ -73,8 +99,9 @@ describe("which sessions a run asks about", () => {
     expect(sessionReason(session("a", { created_at: minutesAgo(61) }), NOW, 60)).toBeNull()
   })
 
-  it("skips a pending session PayLater already called failed", () => {
-    expect(sessionReason(session("a", {}, { paylater_status_code: 3 }), NOW, 1440)).toBeNull()
+  it("skips a pending session PayLater already called failed, whatever its session data says", () => {
+    expect(sessionReason(session("a", {}, { state: "declined" }), NOW, 1440)).toBeNull()
+    expect(sessionReason(session("a", { data: { paylater_order_id: "a", paylater_status_code: 3 } }), NOW, 1440)).toBe("pending")
   })
 
   it.each(["error", "canceled", "captured", "requires_more"])("skips a %s session", (status) => {
@@ -93,22 +120,26 @@ describe("which sessions a run asks about", () => {
     expect(sessionReason(session("a", { status: "authorized", authorized_at, cart_id: null, order_id: "order_1" }), NOW, 1440)).toBeNull()
   })
 
-  it("asks about open tombstones inside the look-back only, never about settled ones", () => {
-    expect(tombstoneIsOpen(tombstone("t"), NOW, 1440)).toBe(true)
-    expect(tombstoneIsOpen(tombstone("t", { outcome: "failed" }), NOW, 1440)).toBe(false)
-    expect(tombstoneIsOpen(tombstone("t", { outcome: "paid" }), NOW, 1440)).toBe(false)
-    expect(tombstoneIsOpen(tombstone("t", { created_at: minutesAgo(100) }), NOW, 60)).toBe(false)
-    // No creation time recorded: the deletion time counts.
-    expect(tombstoneIsOpen(tombstone("t", { created_at: null, deleted_at: minutesAgo(50) }), NOW, 60)).toBe(true)
+  it("asks about every open detached attempt, however old, never about ended or paid ones", () => {
+    expect(attemptIsOpen(attempt("t"))).toBe(true)
+    expect(attemptIsOpen(attempt("t", { state: "starting", created_at: minutesAgo(100_000) }))).toBe(true)
+    for (const state of ["paid", "declined", "expired", "never_started"] as const) {
+      expect(attemptIsOpen(attempt("t", { state }))).toBe(false)
+    }
+  })
+
+  it("has no cap per cart: 25 restarts give 25 candidates", () => {
+    const many = Array.from({ length: 25 }, (_, i) => attempt(`t${i}`))
+    expect(select([], many, 100).batch).toHaveLength(25)
   })
 })
 
 describe("batching", () => {
   it("puts paid-without-order first, then the least recently checked", () => {
     const r = select([
-      session("checked-recently", {}, { paylater_status_checked_at: minutesAgo(1) }),
+      session("checked-recently", {}, { last_status_at: minutesAgo(1) }),
       session("never-checked-old", { created_at: minutesAgo(50) }),
-      session("checked-long-ago", {}, { paylater_status_checked_at: minutesAgo(20) }),
+      session("checked-long-ago", {}, { last_status_at: minutesAgo(20) }),
       session("stuck", { status: "authorized", authorized_at: minutesAgo(5), created_at: minutesAgo(6) }),
     ])
     expect(ids(r)).toEqual(["stuck", "never-checked-old", "checked-long-ago", "checked-recently"])
@@ -125,21 +156,21 @@ describe("batching", () => {
     const sessions = Array.from({ length: 4 }, (_, i) => session(`s${i}`, { created_at: minutesAgo(60 - i) }))
     const first = select(sessions, [], 2)
     expect(ids(first)).toEqual(["s0", "s1"])
-    // The run wrote PayLater's answer (and its time) onto the sessions it checked.
-    for (const s of sessions.slice(0, 2)) s.data.paylater_status_checked_at = NOW.toISOString()
+    // The run wrote PayLater's answer (and its time) onto the attempts it checked.
+    for (const s of sessions.slice(0, 2)) s.attempt!.last_status_at = NOW.toISOString()
     expect(ids(select(sessions, [], 2))).toEqual(["s2", "s3"])
   })
 
-  it("mixes tombstones into the same queue, by when they were last checked", () => {
+  it("mixes detached attempts into the same queue, by when they were last checked", () => {
     const r = select(
-      [session("live", {}, { paylater_status_checked_at: minutesAgo(10) })],
-      [tombstone("fresh", { checked_at: minutesAgo(1) }), tombstone("old", { deleted_at: minutesAgo(20) })]
+      [session("live", {}, { last_status_at: minutesAgo(10) })],
+      [attempt("fresh", { last_status_at: minutesAgo(1) }), attempt("old", { created_at: minutesAgo(20) })]
     )
     expect(ids(r)).toEqual(["t:old", "live", "t:fresh"])
   })
 
   it("is stable for equal times and never counts ineligible candidates", () => {
-    const r = select([session("b"), session("a"), session("x", { status: "error" })], [tombstone("z", { outcome: "paid" })])
+    const r = select([session("b"), session("a"), session("x", { status: "error" })], [attempt("z", { state: "paid" })])
     expect(ids(r)).toEqual(["a", "b"])
     expect(r).toMatchObject({ eligible: 2, deferred: 0 })
   })
@@ -192,93 +223,5 @@ describe("payLaterLooksDown", () => {
     expect(payLaterLooksDown(["unavailable", "unavailable", "unavailable"])).toBe(true)
     expect(payLaterLooksDown(["unavailable", "unavailable", "pending"])).toBe(false)
     expect(payLaterLooksDown(["pending", "unavailable", "unavailable", "unavailable"])).toBe(true)
-  })
-})
-
-describe("tombstones", () => {
-  const t = (id: string, over: Partial<SessionTombstone> = {}): SessionTombstone => ({ ...tombstone(id).tombstone, ...over })
-
-  it("merges by session id and never reopens a settled one", () => {
-    const merged = mergeTombstones([t("a", { outcome: "paid" }), t("b")], [t("a"), t("b", { outcome: "failed" }), t("c")])
-    expect(merged.map((x) => [x.session_id, x.outcome])).toEqual([
-      ["a", "paid"],
-      ["b", "failed"],
-      ["c", undefined],
-    ])
-  })
-
-  it("caps a collection's list by dropping the oldest settled ones before any open one", () => {
-    const stored = [
-      ...Array.from({ length: 15 }, (_, i) => t(`settled${i}`, { outcome: "failed" })),
-      ...Array.from({ length: 5 }, (_, i) => t(`open${i}`)),
-    ]
-    const merged = mergeTombstones(stored, [t("new")])
-    expect(merged).toHaveLength(20)
-    expect(merged.filter((x) => !x.outcome).map((x) => x.session_id)).toEqual(["open0", "open1", "open2", "open3", "open4", "new"])
-    expect(merged.some((x) => x.session_id === "settled0")).toBe(false)
-  })
-
-  it("reads only well-formed entries", () => {
-    expect(tombstonesOf({ [TOMBSTONES_KEY]: [t("a"), null, { session_id: 1 }, "x"] }).map((x) => x.session_id)).toEqual(["a"])
-    expect(tombstonesOf(null)).toEqual([])
-    expect(tombstonesOf({ [TOMBSTONES_KEY]: "nope" })).toEqual([])
-  })
-
-  it("writes again when a concurrent writer replaced the metadata in between", async () => {
-    let stored: Record<string, unknown> = { other: 1, [TOMBSTONES_KEY]: [t("a")] }
-    let writes = 0
-    const ok = await saveTombstones(
-      {
-        read: async () => stored,
-        write: async (m) => {
-          writes++
-          stored = m
-          if (writes === 1) {
-            // Someone else wrote their own read of the metadata just after us: ours is lost.
-            stored = { other: 1, [TOMBSTONES_KEY]: [t("a"), t("theirs")] }
-          }
-        },
-      },
-      [t("ours")]
-    )
-    expect(ok).toBe(true)
-    expect(writes).toBe(2)
-    expect(tombstonesOf(stored).map((x) => x.session_id).sort()).toEqual(["a", "ours", "theirs"])
-    expect(stored.other).toBe(1)
-  })
-
-  it("gives up after a few attempts and says so", async () => {
-    const ok = await saveTombstones({ read: async () => ({}), write: async () => undefined }, [t("x")], 2)
-    expect(ok).toBe(false)
-  })
-})
-
-describe("options and schedule", () => {
-  it("defaults to a day of look-back, 50 per run, 4 at a time", () => {
-    const problems: string[] = []
-    expect(readReconcileOptions({}, 60, problems)).toEqual({ lookbackMinutes: 1440, batchSize: 50, concurrency: 4 })
-    expect(problems).toEqual([])
-  })
-
-  it("stretches the default look-back past the longest link validity", () => {
-    expect(readReconcileOptions({}, 1440, []).lookbackMinutes).toBe(1450)
-  })
-
-  it("accepts numbers as text (environment variables) and refuses the rest with the field named", () => {
-    const problems: string[] = []
-    expect(readReconcileOptions({ reconcileBatchSize: "20", reconcileConcurrency: 2 }, 60, problems)).toMatchObject({ batchSize: 20, concurrency: 2 })
-    readReconcileOptions({ reconcileBatchSize: 0, reconcileConcurrency: "many", reconcileLookbackMinutes: 30 }, 60, problems)
-    expect(problems.join("\n")).toMatch(/reconcileBatchSize must be a whole number between 1 and 1000/)
-    expect(problems.join("\n")).toMatch(/reconcileConcurrency must be a whole number between 1 and 16/)
-    expect(problems.join("\n")).toMatch(/reconcileLookbackMinutes \(30\) must be at least 70/)
-  })
-
-  it("reads the schedule from the environment value", () => {
-    expect(reconcileSchedule(undefined)).toEqual({ cron: "*/2 * * * *", disabled: false })
-    expect(reconcileSchedule("  * * * * *  ")).toEqual({ cron: "* * * * *", disabled: false })
-    expect(reconcileSchedule("0 */5 * * * *")).toEqual({ cron: "0 */5 * * * *", disabled: false })
-    expect(reconcileSchedule("off")).toMatchObject({ disabled: true })
-    expect(() => reconcileSchedule("every minute")).toThrow(/PAYLATER_RECONCILE_SCHEDULE/)
-    expect(() => reconcileSchedule("* * *")).toThrow(/cron expression/)
   })
 })

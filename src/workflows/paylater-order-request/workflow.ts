@@ -9,8 +9,8 @@ import { createStep, createWorkflow, StepResponse, transform, WorkflowResponse }
 import { readOrderRequestContext, type OrderRequestContext } from "../../point-of-sale/order-context"
 import { decideOrderRequest } from "../../point-of-sale/request-state"
 import { mobileFromSessionData } from "../../providers/paylater/request-to-pay/mobile"
-import type { PayLaterSessionContext } from "../../settlement/session"
-import { settleForScreen } from "../../signals/waiting-screen"
+import type { PayLaterSessionContext } from "../../medusa-records/session"
+import { settleForScreen } from "../../signal-handlers/waiting-screen"
 
 export interface SendPayLaterOrderRequestInput {
   order_id: string

@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { createStep, createWorkflow, StepResponse, transform, WorkflowResponse } from "@medusajs/framework/workflows-sdk"
-import { loadSessionCandidates, loadTombstoneCandidates } from "../../reconciliation/candidates"
-import { reconcileSession, reconcileTombstone } from "../../reconciliation/reconcile-payment"
+import { loadAttemptCandidates, loadSessionCandidates } from "../../reconciliation/candidates"
+import { reconcileAttempt, reconcileSession } from "../../reconciliation/reconcile-payment"
 import { idOf, payLaterLooksDown, runPool, selectBatch, type Candidate, type Outcome } from "../../reconciliation/select"
-import { readRegistrations, registrationIdOf, runSettings } from "../../settlement/registrations"
+import { readRegistrations, runSettings } from "../../medusa-records/registrations"
 import { logRef } from "../../lib/paylater"
 
 /** One reconciliation run at a time: per process with the in-memory locking module, per store with locking-redis. */
@@ -91,11 +91,9 @@ export const selectPayLaterReconcileBatchStep = createStep(
     const now = new Date()
     const since = new Date(now.getTime() - lookback * 60_000)
     const providerIds = registrations.flatMap((r) => r.provider_ids)
-    const [sessions, tombstones] = await Promise.all([
-      loadSessionCandidates(container, providerIds, since),
-      loadTombstoneCandidates(container, since),
-    ])
-    const selection = selectBatch({ sessions, tombstones, now, lookbackMinutes: lookback, batchSize })
+    const sessions = await loadSessionCandidates(container, providerIds, since)
+    const attempts = await loadAttemptCandidates(container, sessions)
+    const selection = selectBatch({ sessions, attempts, now, lookbackMinutes: lookback, batchSize })
     return new StepResponse({ ...empty, ...selection })
   }
 )
@@ -142,8 +140,7 @@ export const reconcilePayLaterBatchStep = createStep(
         if (candidate.kind === "session") {
           return await reconcileSession(container, candidate)
         }
-        const registrationId = registrationIdOf(candidate.tombstone.provider_id)
-        return await reconcileTombstone(container, candidate, registrationId)
+        return await reconcileAttempt(container, candidate)
       } catch (error) {
         logger.warn(
           `PayLater reconciliation: ${candidate.kind} ${logRef(idOf(candidate))} failed (${error instanceof Error ? error.message : String(error)}); retried next run`

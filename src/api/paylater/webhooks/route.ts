@@ -1,6 +1,6 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
-import { PAYLATER_WEBHOOK_EVENT, queuedFields, verifyNotification } from "../../../signals/webhook"
+import { PAYLATER_WEBHOOK_EVENT, queuedFields, verifyNotification } from "../../../signal-handlers/webhook"
 import { readJsonObject } from "./read-body"
 import { tallyWebhookAnswer } from "./tally"
 

@@ -2,7 +2,7 @@ import type { MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusaj
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { maskMobile } from "../../../lib/paylater"
 import { spendPaymentStartBudget, TOO_MANY_REQUESTS_CODE } from "../../../limits/payment-start"
-import { registeredProviderOptions } from "../../../settlement/registrations"
+import { registeredProviderOptions } from "../../../medusa-records/registrations"
 import { SHOPPER_MESSAGES } from "../../../storefront/messages"
 
 /**

@@ -27,6 +27,11 @@ export const PayLaterRefundAttempt = model
     sent_at: model.dateTime(),
     settled_at: model.dateTime().nullable(),
     booked_at: model.dateTime().nullable(),
+    /**
+     * An operator confirmed this refund and the plugin is recording it on the Medusa order: the next
+     * refund call for the same amount only books it (sends nothing). Set just before that call.
+     */
+    booking_requested_at: model.dateTime().nullable(),
   })
   .indexes([
     { on: ["paylater_order_id"] },

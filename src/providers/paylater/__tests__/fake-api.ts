@@ -117,7 +117,7 @@ export function makeProvider(
       fake.config = config
       return fake
     }
-    protected refundLedger() {
+    protected ledger() {
       return ledger
     }
   }

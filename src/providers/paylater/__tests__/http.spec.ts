@@ -4,14 +4,19 @@
  */
 import nock from "nock"
 import { PayLaterLinkProviderService } from "../services/link"
+import { provideLedger } from "../../../modules/paylater-activity/ledger-port"
 import { OPTIONS } from "./fake-api"
+import { MemoryRefundLedger } from "./memory-ledger"
 
 const BASE = "http://paylater.test"
 const TOKEN = "/auth/realms/api/protocol/openid-connect/token"
 const LINK = "/api/paylater/merchant-portal/v2/web-checkout"
 
 describe("initiatePayment over HTTP", () => {
-  beforeAll(() => nock.disableNetConnect())
+  beforeAll(() => {
+    nock.disableNetConnect()
+    provideLedger(new MemoryRefundLedger())
+  })
   afterEach(() => {
     // The delayed answer's timer would otherwise keep jest alive.
     nock.abortPendingRequests()

@@ -151,14 +151,46 @@ describe("updatePayment", () => {
     expect(out.data).toMatchObject({ paylater_order_id: `${SESSION}-3`, paylater_attempt: 3, amount: "400.00" })
   })
 
-  it("tracks the replaced, still payable link for reconciliation (a tombstone naming its successor)", async () => {
-    const { provider, logged } = makeProvider({}, { [SESSION]: { id: SESSION, amount: 350 } })
+  it("keeps the replaced, still payable link in the ledger, open and naming its successor", async () => {
+    const { provider, ledger } = makeProvider()
     const { data } = await provider.initiatePayment(input(350))
     await provider.updatePayment({ amount: 400, currency_code: "qar", data: data! })
-    // This fake module has no payment collections to write to: the attempt is logged for an operator.
-    expect(logged).toEqual([
-      { level: "error", message: expect.stringMatching(new RegExp(`PayLater order ${SESSION} .*350.00 QAR.* was replaced by ${SESSION}-2 while still payable`)) },
+    expect(ledger.rows.map((r) => [r.paylater_order_id, r.state, r.superseded_by, String(r.amount)])).toEqual([
+      [SESSION, "open", `${SESSION}-2`, "350.00"],
+      [`${SESSION}-2`, "open", null, "400.00"],
     ])
+  })
+
+  it("writes the attempt before PayLater is called, and keeps it when the create times out", async () => {
+    const { provider, fake, ledger } = makeProvider()
+    let rowsAtCall = -1
+    const create = fake.createPaymentLink.bind(fake)
+    fake.createPaymentLink = async (link) => {
+      rowsAtCall = ledger.rows.filter((r) => r.paylater_order_id === link.orderId).length
+      return create(link)
+    }
+    fake.linkAnswers.push(new PayLaterError("TIMEOUT", "t"))
+    await provider.initiatePayment(input(350))
+    expect(rowsAtCall).toBe(1)
+    // The timed-out first create may have landed at PayLater: still open, asked about until expiry.
+    expect(ledger.rows.map((r) => [r.paylater_order_id, r.state, r.start_error])).toEqual([
+      [SESSION, "open", "TIMEOUT"],
+      [`${SESSION}-2`, "open", null],
+    ])
+  })
+
+  it("drops storefront keys and stale paylater_* keys from the session's view", async () => {
+    const { provider } = makeProvider()
+    const out = await provider.initiatePayment({
+      ...input(350),
+      data: { session_id: SESSION, paylater_status_code: 3, paylater_failure_reason: "declined", paylater_refunded_amount: "350.00", anything: 1 },
+    })
+    const written = JSON.parse(JSON.stringify({ session_id: SESSION, paylater_status_code: 3, paylater_failure_reason: "declined", paylater_refunded_amount: "350.00", anything: 1, ...out.data }))
+    expect(written).not.toHaveProperty("paylater_status_code")
+    expect(written).not.toHaveProperty("paylater_failure_reason")
+    expect(written).not.toHaveProperty("paylater_refunded_amount")
+    expect(written).not.toHaveProperty("anything")
+    expect(written).toMatchObject({ session_id: SESSION, paylater_status: "not_initiated", amount: "350.00" })
   })
 
   it("refuses to replace a link that is already paid", async () => {

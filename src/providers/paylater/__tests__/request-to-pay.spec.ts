@@ -204,9 +204,10 @@ describe("Request to Pay: status through the shared base", () => {
   })
 
   it("ends an expired request as canceled with reason expired", async () => {
-    const { provider, fake, data } = await started()
+    const { provider, fake, data, ledger } = await started()
+    ledger.rows[0].expires_at = new Date(Date.now() - 1000)
     fake.statusAnswers.push(status(3))
-    const out = await provider.getPaymentStatus({ data: { ...data, expires_at: new Date(Date.now() - 1000).toISOString() } })
+    const out = await provider.getPaymentStatus({ data })
     expect(out.status).toBe("canceled")
     expect(out.data).toMatchObject({ paylater_failure_reason: "expired", paylater_status_code: 3 })
   })

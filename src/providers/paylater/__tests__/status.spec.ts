@@ -38,11 +38,29 @@ describe("authorizePayment / getPaymentStatus", () => {
     expect(out.data).toMatchObject({ paylater_status: "failed", paylater_failure_reason: "declined" })
   })
 
-  it("reads a failure after the link's expiry as expired", async () => {
-    const { provider, fake } = makeProvider()
+  it("reads a failure after the attempt's recorded expiry as expired", async () => {
+    const { provider, fake, ledger } = makeProvider()
+    await ledger.writeAhead({ paylater_order_id: `${SESSION}-2`, kind: "link", session_id: SESSION, amount: "350.00", currency_code: "QAR", expires_at: new Date("2000-01-01T00:00:00.000Z") })
+    fake.statusAnswers.push(status(3))
+    const out = await provider.authorizePayment({ data, context: ctx })
+    expect(out.data).toMatchObject({ paylater_failure_reason: "expired" })
+    expect(ledger.rows[0]).toMatchObject({ state: "expired", last_status_code: 3, last_status_signal: "checkout" })
+  })
+
+  it("never takes the expiry from session data: a storefront's expires_at does not make a decline an expiry", async () => {
+    const { provider, fake, ledger } = makeProvider()
+    await ledger.writeAhead({ paylater_order_id: `${SESSION}-2`, kind: "link", session_id: SESSION, amount: "350.00", currency_code: "QAR", expires_at: new Date("2999-01-01T00:00:00.000Z") })
     fake.statusAnswers.push(status(3))
     const out = await provider.authorizePayment({ data: { ...data, expires_at: "2000-01-01T00:00:00.000Z" }, context: ctx })
-    expect(out.data).toMatchObject({ paylater_failure_reason: "expired" })
+    expect(out.data).toMatchObject({ paylater_failure_reason: "declined" })
+  })
+
+  it("asks about the ledger's current attempt, whatever order id the session data names", async () => {
+    const { provider, fake, ledger } = makeProvider()
+    await ledger.writeAhead({ paylater_order_id: `${SESSION}-2`, kind: "link", session_id: SESSION, amount: "350.00", currency_code: "QAR", expires_at: null })
+    await provider.authorizePayment({ data: { ...data, paylater_order_id: `${SESSION}-7` }, context: { ...ctx, paylater_signal: "webhook" } as never })
+    expect(fake.statusCalls).toEqual([`${SESSION}-2`])
+    expect(ledger.rows[0]).toMatchObject({ last_status_signal: "webhook" })
   })
 
   it("refuses to check an order that is not this session's", async () => {

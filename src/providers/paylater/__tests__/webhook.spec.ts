@@ -20,7 +20,7 @@ const payload = (data: unknown, rawData: unknown = "") => ({
 
 describe("getWebhookActionAndData", () => {
   // Medusa's /hooks/payment pipeline must do nothing with a genuine notification: the plugin's own
-  // subscriber settles it (src/signals/webhook.ts). Only verification happens here.
+  // subscriber settles it (src/signal-handlers/webhook.ts). Only verification happens here.
   it.each([
     ["success", PaymentActions.NOT_SUPPORTED],
     ["failed", PaymentActions.FAILED],

@@ -4,9 +4,14 @@ import type { PayLaterProviderOptions } from "../options"
 /** Hosted payment link: the shopper is redirected to PayLater's page and comes back to our return route. */
 export class PayLaterLinkProviderService extends PayLaterBaseProvider {
   static identifier = "paylater"
+  protected readonly attemptKind = "link" as const
 
   constructor(cradle: Record<string, unknown>, options: PayLaterProviderOptions) {
     super(cradle, options)
+  }
+
+  protected attemptExpiryMinutes(): number {
+    return this.settings_.config.linkExpiryMinutes
   }
 
   protected async startRemotePayment(input: StartPaymentInput): Promise<StartedPayment> {

@@ -13,6 +13,7 @@ import type { PayLaterSessionData } from "../session-data"
  */
 export class PayLaterRequestToPayProviderService extends PayLaterBaseProvider {
   static identifier = "paylater-rtp"
+  protected readonly attemptKind = "request_to_pay" as const
 
   /**
    * Failures after which the push may have reached the phone. None is retried blindly: each is
@@ -38,7 +39,7 @@ export class PayLaterRequestToPayProviderService extends PayLaterBaseProvider {
         mobileNumber: mobile,
         amount: input.amount,
         merchantOrderReference: input.orderId,
-        expiryMinutes: this.expiryMinutes(),
+        expiryMinutes: this.attemptExpiryMinutes(),
       })
       return this.requestData(mobile, result.expiresAt, result.expiryDateRaw)
     } catch (error) {
@@ -68,7 +69,7 @@ export class PayLaterRequestToPayProviderService extends PayLaterBaseProvider {
     this.logger_.warn(
       `PayLater: Request to Pay ${logRef(input.orderId)} reached PayLater (status ${status.code}) although its answer was lost (${error.code}); keeping it`
     )
-    const expiresAt = new Date(input.startedAt.getTime() + this.expiryMinutes() * 60_000)
+    const expiresAt = new Date(input.startedAt.getTime() + this.attemptExpiryMinutes() * 60_000)
     return this.requestData(mobileFromSessionData(input.storefrontData), expiresAt, null)
   }
 
@@ -85,7 +86,7 @@ export class PayLaterRequestToPayProviderService extends PayLaterBaseProvider {
     return requestToPayRange(this.settings_.config)
   }
 
-  private expiryMinutes(): number {
+  protected attemptExpiryMinutes(): number {
     return this.settings_.config.requestToPayExpiryMinutes
   }
 
@@ -101,7 +102,7 @@ export class PayLaterRequestToPayProviderService extends PayLaterBaseProvider {
       mobile_number_masked: maskMobile(mobile),
       expires_at: expiresAt.toISOString(),
       paylater_expiry_date_raw: expiryDateRaw,
-      paylater_expiry_minutes: this.expiryMinutes(),
+      paylater_expiry_minutes: this.attemptExpiryMinutes(),
     }
   }
 }

@@ -4,6 +4,7 @@ import { refundPaymentWorkflow } from "@medusajs/medusa/core-flows"
 import { activityModuleOf } from "../../../../modules/paylater-activity/resolve"
 import type { PayLaterActivityModuleService } from "../../../../modules/paylater-activity/service"
 import { ATTENTION_RESOLUTIONS, type AttentionRecord } from "../../../../modules/paylater-activity/types"
+import { recordedPaymentOf } from "../../../../paid-without-order/listing"
 import { BOOKING_METADATA_KEY } from "../../../../providers/paylater/refund-guard"
 
 /** The activity module, or a clear 500 when the app runs without it. */
@@ -81,10 +82,15 @@ async function viewsOf(container: MedusaContainer, items: AttentionRecord[]): Pr
   })
 }
 
-/** A refund through Medusa closes the item: it needs a payment, and a kind a refund resolves. */
+/**
+ * A refund closes the item: through its Medusa payment, or, for money no Medusa payment holds (an
+ * attempt whose session is gone), straight to PayLater under the refund guard; and a kind a refund
+ * resolves.
+ */
 export function canRefund(item: AttentionRecord): boolean {
+  const direct = item.kind === "paid_without_order" && !!item.paylater_order_id && !!item.amount && typeof item.detail?.provider_id === "string"
   return (
-    !!item.payment_id &&
+    (!!item.payment_id || direct) &&
     item.kind !== "refund_outcome_unknown" &&
     (ATTENTION_RESOLUTIONS[item.kind] ?? []).includes("refunded")
   )
@@ -110,22 +116,28 @@ export async function bookConfirmedRefund(
   actorId: string | null
 ): Promise<{ booked: boolean; booking_error: string | null }> {
   const attemptId = item.detail?.refund_attempt_id
-  if (!item.payment_id || typeof attemptId !== "string" || !item.amount) {
+  // Refunds record the payment from the attempt ledger; one Medusa recorded without the plugin
+  // seeing it yet is found by its session.
+  const paymentId = item.payment_id ?? (item.session_id ? (await recordedPaymentOf(container, item.session_id))?.id : null) ?? null
+  if (!paymentId || typeof attemptId !== "string" || !item.amount) {
     return { booked: false, booking_error: "No Medusa payment is linked to this refund; record it on the order by hand." }
   }
   try {
     // `metadata` is not in the workflow's input type, but its refund step hands the whole input to
     // the payment module, which stores it on the refund record the provider then reads.
     const input = {
-      payment_id: item.payment_id,
+      payment_id: paymentId,
       amount: item.amount,
       created_by: actorId ?? undefined,
       note: "PayLater refund confirmed by an operator after PayLater did not answer",
       metadata: { [BOOKING_METADATA_KEY]: attemptId },
     }
+    // The provider's refund call then books this attempt instead of sending it (refund-guard.ts).
+    await activityModule(container).requestBooking(attemptId)
     await refundPaymentWorkflow(container).run({ input })
     return { booked: true, booking_error: null }
   } catch (error) {
+    await activityModule(container).withdrawBooking(attemptId).catch(() => undefined)
     return { booked: false, booking_error: (error as Error)?.message ?? String(error) }
   }
 }

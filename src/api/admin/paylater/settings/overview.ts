@@ -1,6 +1,6 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { parseExpression } from "cron-parser"
-import { readRegistrations, type PayLaterRegistration } from "../../../../settlement/registrations"
+import { readRegistrations, type PayLaterRegistration } from "../../../../medusa-records/registrations"
 import { reconcileSchedule } from "../../../../reconciliation/schedule"
 import { activityModule } from "../attention/attention"
 

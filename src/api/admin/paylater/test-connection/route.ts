@@ -1,6 +1,6 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { isPayLaterError, PayLaterClient } from "../../../../lib/paylater"
-import { readRegistrations } from "../../../../settlement/registrations"
+import { readRegistrations } from "../../../../medusa-records/registrations"
 
 /**
  * POST /admin/paylater/test-connection: asks PayLater for a token with each registration's options

@@ -1,5 +1,5 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { settleShopperReturn } from "../../../../signals/shopper-return"
+import { settleShopperReturn } from "../../../../signal-handlers/shopper-return"
 
 /**
  * GET /paylater/return/:session_id?outcome=success|fail

@@ -2,7 +2,7 @@ import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
 import { parseMinorUnits, formatMinorUnits } from "../../../../lib/paylater"
 import { toAmountText } from "../../../../providers/paylater/money"
-import { registeredProviderOptions } from "../../../../settlement/registrations"
+import { registeredProviderOptions } from "../../../../medusa-records/registrations"
 import { instalmentOffer } from "./offer"
 
 const DEFAULT_PROVIDER = "pp_paylater_paylater"

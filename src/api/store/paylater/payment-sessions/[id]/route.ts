@@ -1,5 +1,5 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { waitingScreenState } from "../../../../../signals/waiting-screen"
+import { waitingScreenState } from "../../../../../signal-handlers/waiting-screen"
 
 /**
  * GET /store/paylater/payment-sessions/:id: the Request to Pay waiting screen polls this.

@@ -2,6 +2,7 @@ import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/frame
 import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { refundPaymentWorkflow } from "@medusajs/medusa/core-flows"
+import { sendRefund } from "../../../../../../paid-without-order/auto-refund"
 import { activityModule, attentionItem, canRefund, loadAttention } from "../../attention"
 
 /** The order the payment's collection belongs to, if any. */
@@ -45,7 +46,10 @@ export async function POST(req: AuthenticatedMedusaRequest<{ amount?: unknown }>
   }
   const actorId = req.auth_context?.actor_id ?? undefined
   const input = { payment_id: item.payment_id as string, amount: amount as string | undefined, created_by: actorId }
-  if (await orderOfPayment(req.scope, input.payment_id)) {
+  if (!item.payment_id) {
+    // No Medusa payment holds this money: straight to PayLater, under the refund guard.
+    await sendRefund(req.scope, activityModule(req.scope), item, amount as string | undefined)
+  } else if (await orderOfPayment(req.scope, input.payment_id)) {
     await refundPaymentWorkflow(req.scope).run({ input })
   } else {
     // Paid without an order: Medusa's refund workflow needs an order, the payment module does not.

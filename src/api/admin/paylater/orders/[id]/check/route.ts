@@ -1,5 +1,5 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { checkOrderAndReload } from "../../../../../../signals/admin-check"
+import { checkOrderAndReload } from "../../../../../../signal-handlers/admin-check"
 
 /**
  * POST /admin/paylater/orders/:id/check: "Check with PayLater now". Settles the order's PayLater

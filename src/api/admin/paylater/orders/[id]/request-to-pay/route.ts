@@ -1,6 +1,6 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { MedusaError } from "@medusajs/framework/utils"
-import { orderRequestState } from "../../../../../../signals/waiting-screen"
+import { orderRequestState } from "../../../../../../signal-handlers/waiting-screen"
 import { sendPayLaterOrderRequestWorkflow } from "../../../../../../workflows/paylater-order-request/workflow"
 
 /** GET /admin/paylater/orders/:id/request-to-pay: the order's Request to Pay state, live. */

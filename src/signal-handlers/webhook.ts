@@ -3,9 +3,9 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { verifyWebhook, type VerifiedWebhook, type WebhookVerification } from "../lib/paylater"
 import { sessionIdFromOrderId } from "../providers/paylater/session-data"
 import { webhookEvent } from "../activity/events"
-import { PAID_WITHOUT_ORDER_NEXT_STEP } from "../recovery/paid-without-order"
+import { PAID_WITHOUT_ORDER_NEXT_STEP } from "../paid-without-order/listing"
 import { recordPayLaterActivity } from "../activity/record"
-import { configuredRegistrations } from "../settlement/registrations"
+import { configuredRegistrations } from "../medusa-records/registrations"
 import { settlePayLaterSession, type SettlementResult } from "../settlement/settle"
 import { readWebhookBody } from "../providers/paylater/webhook-input"
 import { queuedFields, readQueuedFields, type PayLaterWebhookEventData } from "./webhook-fields"
@@ -92,9 +92,14 @@ async function settleVerified(container: MedusaContainer, webhook: PayLaterWebho
   const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
   const result = await settlePayLaterSession(container, {
     session_id: sessionIdFromOrderId(webhook.order_id),
+    paylater_order_id: webhook.order_id,
     signal: "webhook",
     reported: webhook.status,
   })
+  if (result.outcome === "detached") {
+    // Settled from its ledger row (session deleted or attempt superseded): listed there if paid.
+    return result
+  }
   if (!result.session) {
     logger.warn(`PayLater: webhook "${webhook.status}" for unknown order ${webhook.order_id} ignored`)
     return result

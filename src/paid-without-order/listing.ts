@@ -1,12 +1,13 @@
 import { Modules } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { activityModuleOf } from "../modules/paylater-activity/resolve"
+import { toAmountText } from "../providers/paylater/money"
 import type { AttentionRecord } from "../modules/paylater-activity/types"
 import type { PaidWithoutOrderPolicy } from "../providers/paylater/options"
-import { configuredRegistrations, registrationIdOf } from "../settlement/registrations"
+import { configuredRegistrations, registrationIdOf } from "../medusa-records/registrations"
 import type { PayLaterSessionData } from "../providers/paylater/session-data"
-import { ownersOf } from "../reconciliation/candidates"
-import { PAYLATER_PROVIDER, readPayLaterSession } from "../settlement/session"
+import { ownersOf } from "../medusa-records/owners"
+import { PAYLATER_PROVIDER, readPayLaterSession } from "../medusa-records/session"
 import { blocksCompletion, planFor, readPlan, type AutoRefund } from "./refund-plan"
 
 /**
@@ -106,6 +107,10 @@ export async function flagPaidWithoutOrder(
   if (!payment || !data.paylater_order_id) {
     return null
   }
+  const attempt = (await activityModuleOf(container)?.findAttempt(data.paylater_order_id)) ?? null
+  if (attempt && attempt.session_id !== sessionId) {
+    return null
+  }
   if (await placedWithItsSession(container, sessionId)) {
     return null
   }
@@ -117,7 +122,8 @@ export async function flagPaidWithoutOrder(
     paylater_order_id: data.paylater_order_id,
     session_id: sessionId,
     provider_id: payment.provider_id,
-    amount: data.amount ?? "0.00",
+    // The ledger's exact amount; the payment's data only for a payment made before the ledger.
+    amount: attempt ? toAmountText(attempt.raw_amount ?? attempt.amount) : (data.amount ?? "0.00"),
     paid_at: new Date((payment.captured_at ?? payment.created_at ?? Date.now()) as string | Date),
     payment_id: payment.id,
     payment_collection_id: payment.payment_collection_id,

@@ -2,9 +2,10 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { readOrderRequestContext } from "../point-of-sale/order-context"
 import { decideOrderRequest, type OrderRequestState } from "../point-of-sale/request-state"
 import { recordAutomaticCheck } from "../activity/record"
-import { recordedPaymentOf } from "../recovery/paid-without-order"
-import { decidePaymentState, type PayLaterPaymentState } from "../settlement/payment-state"
-import type { PayLaterSessionContext } from "../settlement/session"
+import { recordedPaymentOf } from "../paid-without-order/listing"
+import { viewOf, type AttemptView } from "../modules/paylater-activity/attempt-state"
+import { viewOfSession } from "../settlement/attempt-view"
+import type { PayLaterSessionContext } from "../medusa-records/session"
 import { settlePayLaterSession } from "../settlement/settle"
 
 /** How often a waiting session may be checked with PayLater while someone polls it. */
@@ -20,23 +21,31 @@ export async function settleForScreen(
   sessionId: string,
   throttleSeconds: number | null = POLL_STATUS_INTERVAL_SECONDS
 ): Promise<PayLaterSessionContext | null> {
+  return (await settleScreen(container, sessionId, throttleSeconds)).session
+}
+
+async function settleScreen(container: MedusaContainer, sessionId: string, throttleSeconds: number | null) {
   const result = await settlePayLaterSession(container, {
     session_id: sessionId,
     signal: "poll",
     ...(throttleSeconds === null ? {} : { throttle_seconds: throttleSeconds }),
   })
-  const after = result.session
-  recordAutomaticCheck(container, result, after?.for_order ? "order_widget" : "storefront")
-  return after
+  recordAutomaticCheck(container, result, result.session?.for_order ? "order_widget" : "storefront")
+  return result
 }
 
 /** The storefront waiting screen's answer (GET /store/paylater/payment-sessions/:id). */
 /** `paid_not_placed`: PayLater took the money but the cart could not become an order (refunded or held). */
-export type WaitingScreenState = PayLaterPaymentState | { status: "paid_not_placed" }
+export type WaitingScreenState = AttemptView
 
 export async function waitingScreenState(container: MedusaContainer, sessionId: string): Promise<WaitingScreenState | null> {
-  const session = await settleForScreen(container, sessionId)
-  if (session) return decidePaymentState(session, new Date())
+  const result = await settleScreen(container, sessionId, POLL_STATUS_INTERVAL_SECONDS)
+  if (result.session) return viewOfSession(result.session, new Date())
+  if (result.outcome === "detached") {
+    // The session is gone (a restarted checkout, a failed completion): its row still answers.
+    const { state, expires_at } = result.attempt
+    return viewOf({ state, expires_at, order_id: null, completion_failed: true }, new Date())
+  }
   // Medusa deletes the paid session when its cart cannot become an order: say so, not "gone".
   return (await recordedPaymentOf(container, sessionId)) ? { status: "paid_not_placed" } : null
 }

@@ -4,8 +4,9 @@ import { checkEvent, type CheckOutcome } from "../activity/events"
 import { readOrderActivity, readOrderActivityFacts } from "../activity/load-activity"
 import { recordPayLaterActivity } from "../activity/record"
 import type { OrderActivity } from "../activity/timeline"
-import { decidePaymentState, isSettled } from "../settlement/payment-state"
-import { readPayLaterSession } from "../settlement/session"
+import { isFinalView } from "../modules/paylater-activity/attempt-state"
+import { viewOfSession } from "../settlement/attempt-view"
+import { readPayLaterSession } from "../medusa-records/session"
 import { settlePayLaterSession } from "../settlement/settle"
 
 /**
@@ -26,13 +27,13 @@ export async function checkOrderWithPayLater(
   for (const { id } of facts.sessions) {
     const before = await readPayLaterSession(container, id)
     if (!before) continue
-    const stateBefore = decidePaymentState(before, new Date())
-    const paylaterOrderId = before.session_data.paylater_order_id ?? null
+    const stateBefore = viewOfSession(before, new Date())
+    const paylaterOrderId = before.attempt?.paylater_order_id ?? null
     let outcome: CheckOutcome
     // Settling a paid session asks nothing; for a point-of-sale one it heals a missing order transaction.
     const result = await settlePayLaterSession(container, { session_id: id, signal: "admin" })
-    if (!isSettled(stateBefore) && result.session) {
-      const stateAfter = decidePaymentState(result.session, new Date())
+    if (!isFinalView(stateBefore) && result.session) {
+      const stateAfter = viewOfSession(result.session, new Date())
       outcome = {
         session_id: id,
         paylater_order_id: paylaterOrderId,

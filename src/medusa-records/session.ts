@@ -1,6 +1,8 @@
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import type { PayLaterSessionData } from "../providers/paylater/session-data"
+import type { AttemptRecord } from "../modules/paylater-activity/ledger-port"
+import { activityModuleOf } from "../modules/paylater-activity/resolve"
 
 /** Both PayLater methods, whatever id the merchant registered them under. */
 export const PAYLATER_PROVIDER = /^pp_paylater(-rtp)?_/
@@ -18,6 +20,8 @@ export interface PayLaterSessionContext {
   order_id: string | null
   /** True when the collection belongs to an order directly (point of sale), not to a cart. */
   for_order: boolean
+  /** The session's current attempt in the ledger: what PayLater last said about it, and its expiry. */
+  attempt: AttemptRecord | null
 }
 
 interface LinkRow {
@@ -62,9 +66,10 @@ export async function readPayLaterSession(
   }
   const collectionId = session.payment_collection_id
   const filter = { payment_collection_id: collectionId }
-  const [carts, orders] = await Promise.all([
+  const [carts, orders, attempt] = await Promise.all([
     linkTable(container, Modules.CART, "cart_id").list(filter, { select: ["cart_id"], take: 1 }),
     linkTable(container, Modules.ORDER, "order_id").list(filter, { select: ["order_id"], take: 1 }),
+    currentAttemptOf(container, session.id),
   ])
   const cartId = carts[0]?.cart_id ?? null
   const orderId = orders[0]?.order_id ?? null
@@ -77,5 +82,11 @@ export async function readPayLaterSession(
     cart_id: cartId,
     order_id: orderId,
     for_order: !cartId && !!orderId,
+    attempt,
   }
+}
+
+/** The session's current ledger row (null when the plugin's module is not loaded, or none yet). */
+export async function currentAttemptOf(container: MedusaContainer, sessionId: string): Promise<AttemptRecord | null> {
+  return (await activityModuleOf(container)?.currentAttemptOf(sessionId)) ?? null
 }

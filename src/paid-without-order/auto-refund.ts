@@ -6,8 +6,9 @@ import { activityModuleOf } from "../modules/paylater-activity/resolve"
 import type { PayLaterActivityModuleService } from "../modules/paylater-activity/service"
 import type { AttentionRecord } from "../modules/paylater-activity/types"
 import { sendGuardedRefund } from "../providers/paylater/refund-guard"
-import { clientForRegistration, configuredRegistrations, registrationIdOf } from "../settlement/registrations"
-import { placedWithItsSession } from "./paid-without-order"
+import { clientForRegistration, configuredRegistrations, registrationIdOf } from "../medusa-records/registrations"
+import { completionLockKey } from "./refund-plan"
+import { placedWithItsSession } from "./listing"
 import { afterFailure, isAbandoned, isDue, readPlan, startRefund, type AutoRefund } from "./refund-plan"
 
 /**
@@ -45,11 +46,21 @@ async function reread(activity: PayLaterActivityModuleService, id: string): Prom
   return item
 }
 
-/** The refund itself: through the Medusa payment when there is one, else straight through the guard. */
-async function sendRefund(container: MedusaContainer, activity: PayLaterActivityModuleService, item: AttentionRecord): Promise<void> {
+/**
+ * The refund itself: through the Medusa payment when there is one, else straight through the
+ * guard (a superseded attempt, a deleted session's, a Request to Pay whose answer was lost: nothing
+ * in Medusa holds that money). `amount` defaults to the whole payment.
+ */
+export async function sendRefund(
+  container: MedusaContainer,
+  activity: PayLaterActivityModuleService,
+  item: AttentionRecord,
+  amount?: string
+): Promise<void> {
   if (item.payment_id) {
     await container.resolve(Modules.PAYMENT).refundPayment({
       payment_id: item.payment_id,
+      ...(amount ? { amount } : {}),
       note: "PayLater: paid without an order, refunded automatically",
     })
     return
@@ -62,14 +73,13 @@ async function sendRefund(container: MedusaContainer, activity: PayLaterActivity
     throw new Error(`no PayLater registration for provider "${providerId}"`)
   }
   await sendGuardedRefund({
-    container: {},
     api,
     logger: container.resolve(ContainerRegistrationKeys.LOGGER),
     ledger: activity,
     data: { amount: item.amount },
     orderId: item.paylater_order_id,
     sessionId: item.session_id,
-    amount: item.amount,
+    amount: amount ?? item.amount,
     staleAfterMs: refundStaleAfterMs(registration.options.config),
   })
 }
@@ -161,8 +171,15 @@ export async function runPaidWithoutOrderRefunds(
         started = true
         return refundOne(container, activity, item.id, now)
       }
-      const outcome = item.cart_id
-        ? await locking.execute(item.cart_id, work, { timeout: CART_LOCK_WAIT_SECONDS }).catch((error: unknown) => {
+      // The completion lock first, as settlement takes it (settlement/completion.ts): the refund and the
+      // completion of the same cart never overlap, and never wait on each other crosswise.
+      const cartId = item.cart_id
+      const outcome = cartId
+        ? await locking
+            .execute(completionLockKey(cartId), () => locking.execute(cartId, work, { timeout: CART_LOCK_WAIT_SECONDS }), {
+              timeout: CART_LOCK_WAIT_SECONDS,
+            })
+            .catch((error: unknown) => {
             // The cart is being completed right now: the next run looks again.
             if (!started) return "skipped" as const
             throw error

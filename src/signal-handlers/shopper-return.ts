@@ -1,8 +1,10 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { returnEvent } from "../activity/events"
 import { recordPayLaterActivity } from "../activity/record"
-import { returnAfterDeletion } from "../recovery/return-after-deletion"
-import { decideReturn, redirectFor, type ReturnOutcomeHint } from "../settlement/return-destination"
+import { returnAfterDeletion } from "../settlement/return-after-deletion"
+import { returnDecisionOf, type ReturnOutcomeHint } from "../modules/paylater-activity/attempt-state"
+import { attemptFactsOf } from "../settlement/attempt-view"
+import { detachedReturnUrl, redirectFor } from "../settlement/return-redirect"
 import { settlePayLaterSession } from "../settlement/settle"
 
 /**
@@ -28,17 +30,15 @@ export async function settleShopperReturn(
     // A payment approved in the link's last second is still found when the shopper comes back late.
     ask_past_expiry: true,
   })
+  if (result.outcome === "detached") {
+    return detachedReturnUrl(container, result.attempt, outcome)
+  }
   if (!result.session) {
     return returnAfterDeletion(container, sessionId)
   }
   const session = result.session
-  const decision = decideReturn({
-    order_id: result.outcome === "paid" ? result.order_id : session.order_id,
-    session_status: session.session_status,
-    session_data: session.session_data,
-    outcome,
-    now: new Date(),
-  })
+  const orderId = result.outcome === "paid" ? result.order_id : session.order_id
+  const decision = returnDecisionOf({ ...attemptFactsOf(session), order_id: orderId }, outcome, new Date())
   // For the admin's order history; best effort (never throws), not waited for by the shopper.
   void recordPayLaterActivity(container, {
     ...returnEvent(session, decision, outcome),

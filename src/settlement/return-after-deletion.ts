@@ -1,8 +1,8 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import type { PayLaterSessionData } from "../providers/paylater/session-data"
-import { ownersOf } from "../reconciliation/candidates"
-import { redirectFor } from "../settlement/return-destination"
-import { recordedPaymentOf } from "./paid-without-order"
+import { ownersOf } from "../medusa-records/owners"
+import { redirectFor } from "./return-redirect"
+import { recordedPaymentOf } from "../paid-without-order/listing"
 
 /**
  * Where a shopper returning to a session Medusa deleted goes, when PayLater's payment for it was

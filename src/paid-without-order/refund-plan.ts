@@ -103,3 +103,11 @@ export function isAbandoned(plan: AutoRefund | null, now: Date): boolean {
   const at = Date.parse(plan.next_attempt_at)
   return !Number.isNaN(at) && now.getTime() - at > ABANDONED_AFTER_MS
 }
+
+/**
+ * The one critical section between placing a paid cart's order (settlement/completion.ts) and
+ * refunding its payment automatically (auto-refund.ts): a completion that starts after the refund
+ * began sees it and places nothing; a refund that starts after a completion finds the order. Taken
+ * before the cart lock on both sides, so the two never wait on each other crosswise.
+ */
+export const completionLockKey = (cartId: string) => `paylater:completion:${cartId}`

@@ -1,0 +1,205 @@
+/**
+ * The one decider of a PayLater attempt's state, and of everything shown from it: the shopper's
+ * return page, the waiting screen, reconciliation and the admin. Pure: facts in, decision out.
+ *
+ * A row moves only on PayLater's word (its status operation or a verified webhook: `status`
+ * events) or on our expiry rule (`lapse`). Paid is final: nothing PayLater says later undoes it
+ * (a late `pending` or `failed` webhook arrives out of order). Declined/expired are final for what
+ * we show, but a later `paid` from PayLater still wins: the money moved, so we must account for it.
+ */
+
+export const ATTEMPT_KINDS = ["link", "request_to_pay", "point_of_sale"] as const
+export type AttemptKind = (typeof ATTEMPT_KINDS)[number]
+
+export const ATTEMPT_STATES = ["starting", "open", "paid", "declined", "expired", "never_started"] as const
+/**
+ * starting: written, PayLater not yet answered the create. open: PayLater has it (or may have:
+ * a create whose answer was lost), not paid yet. paid: PayLater said status 2. declined: status 3
+ * before its expiry. expired: status 3 at/after expiry, or our clock's expiry plus the asking margin
+ * passed with no payment. never_started: PayLater refused the create outright (nothing can be paid).
+ */
+export type AttemptState = (typeof ATTEMPT_STATES)[number]
+
+/** Who told us: a settlement signal, or `checkout` for the status checks Medusa's own flows make. */
+export const SIGNALS = ["return", "webhook", "poll", "admin", "reconciliation", "checkout"] as const
+export type AttemptSignal = (typeof SIGNALS)[number]
+
+/** PayLater's status codes: 0 not initiated, 1 pending, 2 success, 3 failed. */
+export type StatusCode = 0 | 1 | 2 | 3
+
+export interface AttemptFacts {
+  state: AttemptState
+  /** ISO instant or Date; null when unknown. */
+  expires_at: string | Date | null
+}
+
+export type AttemptEvent =
+  /** PayLater accepted the create. */
+  | { type: "started"; expires_at: string | Date | null }
+  /** The create failed: `maybe_landed` when PayLater may have it (timeout, lost answer). */
+  | { type: "start_failed"; maybe_landed: boolean }
+  /** PayLater's word: the status operation's answer or a verified webhook's status. */
+  | { type: "status"; code: StatusCode; message?: string | null }
+  /** Our clock: asked for long enough; PayLater can no longer take money for it. */
+  | { type: "lapse" }
+
+/**
+ * After its expiry, an attempt is shown as still waiting for this long unless PayLater confirms the
+ * end (a payment approved in its last second must not be shown as expired), but no longer: an
+ * unreachable PayLater must not leave a shopper looking at a spinner forever.
+ */
+export const EXPIRY_GRACE_MS = 60_000
+
+/**
+ * Reconciliation asks PayLater about an open attempt until its expiry plus this margin (clock skew,
+ * a webhook lost in PayLater's retries), then the attempt lapses to expired.
+ */
+export const ASKING_MARGIN_MS = 2 * 3600_000
+
+const FINAL_UNPAID: ReadonlySet<AttemptState> = new Set(["declined", "expired", "never_started"])
+
+const time = (at: string | Date | null): number => (at === null ? NaN : new Date(at).getTime())
+
+/** True once `now` is at or past the expiry (false when the expiry is unknown). */
+export function pastExpiry(facts: Pick<AttemptFacts, "expires_at">, now: Date, marginMs = 0): boolean {
+  const at = time(facts.expires_at)
+  return !Number.isNaN(at) && now.getTime() >= at + marginMs
+}
+
+/** The state after one event. Never moves out of `paid`. */
+export function nextState(facts: AttemptFacts, event: AttemptEvent, now: Date): AttemptState {
+  const { state } = facts
+  if (state === "paid") {
+    return "paid"
+  }
+  switch (event.type) {
+    case "started":
+      return state === "starting" ? "open" : state
+    case "start_failed":
+      if (state !== "starting") return state
+      return event.maybe_landed ? "open" : "never_started"
+    case "status":
+      if (event.code === 2) return "paid"
+      if (event.code === 3) {
+        if (FINAL_UNPAID.has(state)) return state
+        const saysExpired = (event.message ?? "").toLowerCase().includes("expire")
+        return saysExpired || pastExpiry(facts, now) ? "expired" : "declined"
+      }
+      // 0/1: PayLater has it and it is not paid; a late pending never reopens a final state.
+      return state === "starting" ? "open" : state
+    case "lapse":
+      return (state === "open" || state === "starting") && pastExpiry(facts, now, ASKING_MARGIN_MS) ? "expired" : state
+  }
+}
+
+/** PayLater could still take money for it, so it must be asked about (reconciliation). */
+export function stillPayable(facts: AttemptFacts, now: Date): boolean {
+  if (facts.state !== "open" && facts.state !== "starting") return false
+  return !pastExpiry(facts, now, ASKING_MARGIN_MS)
+}
+
+/** Worth asking PayLater about for a shopper or an admin who is looking right now. */
+export function worthAsking(facts: AttemptFacts, now: Date, options: { past_expiry?: boolean } = {}): boolean {
+  if (facts.state !== "open" && facts.state !== "starting") return false
+  return options.past_expiry ? stillPayable(facts, now) : !pastExpiry(facts, now, EXPIRY_GRACE_MS)
+}
+
+/** What the shopper's page, the waiting screen and the admin's order card show. */
+export type AttemptView =
+  | { status: "waiting"; seconds_left: number; expires_at: string | null }
+  /** PayLater confirmed the payment; the order is being placed (or could not be: paid_not_placed). */
+  | { status: "processing" }
+  | { status: "paid"; order_id: string }
+  | { status: "paid_not_placed" }
+  | { status: "declined" }
+  | { status: "expired" }
+
+export interface ViewFacts extends AttemptFacts {
+  /** The cart's order, or the point-of-sale order the payment was recorded on. */
+  order_id: string | null
+  /** The paid cart's completion was tried and failed (paid without an order). */
+  completion_failed?: boolean
+}
+
+export function viewOf(facts: ViewFacts, now: Date): AttemptView {
+  switch (facts.state) {
+    case "paid":
+      if (facts.order_id) return { status: "paid", order_id: facts.order_id }
+      return facts.completion_failed ? { status: "paid_not_placed" } : { status: "processing" }
+    case "declined":
+    case "never_started":
+      return { status: "declined" }
+    case "expired":
+      return { status: "expired" }
+    case "starting":
+    case "open": {
+      const at = time(facts.expires_at)
+      if (Number.isNaN(at)) return { status: "waiting", seconds_left: 0, expires_at: null }
+      if (now.getTime() >= at + EXPIRY_GRACE_MS) return { status: "expired" }
+      return { status: "waiting", seconds_left: Math.max(0, Math.ceil((at - now.getTime()) / 1000)), expires_at: new Date(at).toISOString() }
+    }
+  }
+}
+
+/** Final for a screen: nothing more will happen by asking PayLater again. */
+export function isFinalView(view: AttemptView): boolean {
+  return view.status === "paid" || view.status === "declined" || view.status === "expired" || view.status === "paid_not_placed"
+}
+
+export type FailureReason = "declined" | "expired" | "abandoned" | "paid_not_placed"
+
+/** Where a shopper coming back from PayLater goes. `hint` is the return URL's outcome: UX only, never money. */
+export type ReturnDecision =
+  | { kind: "success"; order_id: string }
+  | { kind: "failure"; reason: FailureReason }
+  | { kind: "pending" }
+
+/** Which of PayLater's return URLs the shopper came back through. */
+export type ReturnOutcomeHint = "success" | "fail" | undefined
+
+export function returnDecisionOf(facts: ViewFacts, hint: ReturnOutcomeHint, now: Date): ReturnDecision {
+  if (facts.order_id) {
+    // Only money PayLater confirmed becomes an order: an order proves payment.
+    return { kind: "success", order_id: facts.order_id }
+  }
+  const view = viewOf({ ...facts, completion_failed: facts.state === "paid" ? true : facts.completion_failed }, now)
+  switch (view.status) {
+    case "paid":
+      return { kind: "success", order_id: view.order_id }
+    case "paid_not_placed":
+    case "processing":
+      return { kind: "failure", reason: "paid_not_placed" }
+    case "declined":
+    case "expired":
+      return { kind: "failure", reason: view.status }
+    case "waiting":
+      // Back through the failure URL with no decision from PayLater: the shopper left its page.
+      return hint === "fail" ? { kind: "failure", reason: "abandoned" } : { kind: "pending" }
+  }
+}
+
+/** A paid cart whose completion failed is tried again after 30 s, 1 min, 2 min... at most hourly, not on every signal. */
+export const COMPLETION_RETRY_BASE_MS = 30_000
+export const COMPLETION_RETRY_MAX_MS = 3600_000
+
+export interface CompletionBackoff {
+  tries: number
+  next_at: string
+  last_error: string
+}
+
+export function completionBackoffAfter(previous: CompletionBackoff | null, error: string, now: Date): CompletionBackoff {
+  const tries = (previous?.tries ?? 0) + 1
+  const wait = Math.min(COMPLETION_RETRY_MAX_MS, COMPLETION_RETRY_BASE_MS * 2 ** (tries - 1))
+  return { tries, next_at: new Date(now.getTime() + wait).toISOString(), last_error: error.slice(0, 300) }
+}
+
+/** The backoff kept in a row's detail, if well formed. */
+export function completionBackoffOf(detail: Record<string, unknown> | null | undefined): CompletionBackoff | null {
+  const value = detail?.completion as CompletionBackoff | undefined
+  return value && typeof value.tries === "number" && typeof value.next_at === "string" ? value : null
+}
+
+export function completionDue(backoff: CompletionBackoff | null, now: Date): boolean {
+  return !backoff || now.getTime() >= Date.parse(backoff.next_at)
+}

@@ -1,0 +1,101 @@
+import type { AttemptKind, AttemptSignal, AttemptState, StatusCode } from "./attempt-state"
+import type { BigNumberInput } from "@medusajs/framework/types"
+import type { BeginRefundInput, BeginRefundResult, SettleRefundInput } from "./types"
+
+/**
+ * What the payment provider needs from the ledger, and nothing more. The provider lives in Medusa's
+ * payment module, whose container cannot resolve the plugin's module; rather than reach into
+ * Medusa's module registry, the plugin's module hands itself over when Medusa builds it
+ * (`provideLedger`), and the provider asks for the port (`ledgerPort`). Unit tests provide an
+ * in-memory one. See docs/architecture.md.
+ */
+
+/** Key of Medusa's provider context through which settlement tells the provider which signal asked. */
+export const SIGNAL_CONTEXT_KEY = "paylater_signal"
+
+export interface WriteAheadInput {
+  paylater_order_id: string
+  kind: AttemptKind
+  session_id: string
+  provider_id?: string | null
+  /** When known at the start (a store request names it): where the attempt belongs. */
+  payment_collection_id?: string | null
+  /** Two-decimal QAR text (exact). */
+  amount: string
+  currency_code: string
+  /** An upper bound, taken before the call: never later than PayLater's own expiry. */
+  expires_at: Date | null
+  /** The attempt this one replaces, if any: it is marked superseded in the same write. */
+  supersedes?: string | null
+  /** Public-safe: which merchant account it was sent under. */
+  detail?: Record<string, unknown> | null
+}
+
+export interface StatusReport {
+  code: StatusCode
+  message?: string | null
+  paylater_ref?: string | null
+  signal: AttemptSignal
+  at?: Date
+}
+
+export interface AttemptRecord {
+  id: string
+  paylater_order_id: string
+  kind: AttemptKind
+  session_id: string
+  provider_id: string | null
+  payment_collection_id: string | null
+  cart_id: string | null
+  order_id: string | null
+  payment_id: string | null
+  amount: BigNumberInput
+  raw_amount?: BigNumberInput | null
+  currency_code: string
+  expires_at: Date | string | null
+  state: AttemptState
+  last_status_code: number | null
+  last_status_at: Date | string | null
+  last_status_signal: string | null
+  paylater_ref: string | null
+  superseded_by: string | null
+  session_gone_at: Date | string | null
+  start_error: string | null
+  detail: Record<string, unknown> | null
+  created_at?: Date | string
+}
+
+export interface AttemptLedger {
+  /** Written before PayLater is called. Idempotent per PayLater order id. */
+  writeAhead(input: WriteAheadInput): Promise<void>
+  /** PayLater accepted the create. */
+  recordStarted(paylaterOrderId: string, input: { expires_at: Date | null; detail?: Record<string, unknown> | null }): Promise<void>
+  /** The create failed; `maybe_landed` when PayLater may have taken it anyway. */
+  recordStartFailed(paylaterOrderId: string, input: { maybe_landed: boolean; error_code: string }): Promise<void>
+  /** PayLater's word about it. Null when no row has that id. */
+  recordStatus(paylaterOrderId: string, report: StatusReport): Promise<AttemptRecord | null>
+  /** Medusa deleted the session: its attempts stay, and stay asked about while payable. */
+  markSessionGone(sessionId: string): Promise<void>
+  findAttempt(paylaterOrderId: string): Promise<AttemptRecord | null>
+  /** The session's latest attempt not superseded. */
+  currentAttemptOf(sessionId: string): Promise<AttemptRecord | null>
+}
+
+export interface RefundLedgerPort {
+  beginRefund(input: BeginRefundInput): Promise<BeginRefundResult>
+  settleRefund(attemptId: string, input: SettleRefundInput): Promise<void>
+}
+
+export type LedgerPort = AttemptLedger & RefundLedgerPort
+
+let provided: LedgerPort | null = null
+
+/** Called by the plugin's module when Medusa builds it. */
+export function provideLedger(ledger: LedgerPort): void {
+  provided = ledger
+}
+
+/** The ledger, or null when the plugin's module is not loaded. */
+export function ledgerPort(): LedgerPort | null {
+  return provided
+}

@@ -1,0 +1,52 @@
+import { model } from "@medusajs/framework/utils"
+
+/**
+ * One PayLater order (a payment link, a Request to Pay, a point-of-sale request, or an attempt a
+ * later one superseded), written BEFORE PayLater is asked to create it: the store's own record of
+ * which PayLater orders exist, whatever happens to Medusa's payment sessions (which the storefront
+ * writes into, Medusa copies and deletes without telling the provider).
+ *
+ * Changed only on PayLater's word (status operation, verified webhook) or our expiry rule
+ * (attempt-state.ts decides `state`), never from session data, and never deleted: a row
+ * is how reconciliation finds money PayLater took for a session Medusa no longer has.
+ */
+export const PayLaterAttempt = model
+  .define("paylater_attempt", {
+    id: model.id({ prefix: "platm" }).primaryKey(),
+    /** The id PayLater knows it by: the Medusa session id, suffixed "-N" on later attempts. */
+    paylater_order_id: model.text(),
+    /** link | request_to_pay | point_of_sale */
+    kind: model.text(),
+    session_id: model.text(),
+    provider_id: model.text().nullable(),
+    payment_collection_id: model.text().nullable(),
+    cart_id: model.text().nullable(),
+    order_id: model.text().nullable(),
+    /** The Medusa payment PayLater's "paid" created, once settlement recorded it (refunds name it). */
+    payment_id: model.text().nullable(),
+    amount: model.bigNumber(),
+    currency_code: model.text(),
+    expires_at: model.dateTime().nullable(),
+    /** attempt-state.ts: starting | open | paid | declined | expired | never_started */
+    state: model.text(),
+    /** PayLater's last status code (0..3) and when and from which signal we learnt it. */
+    last_status_code: model.number().nullable(),
+    last_status_at: model.dateTime().nullable(),
+    last_status_signal: model.text().nullable(),
+    /** PayLater's own reference (payLaterOrderId), once it gave one. */
+    paylater_ref: model.text().nullable(),
+    /** The PayLater order id of the attempt that replaced this one (the old one stays payable). */
+    superseded_by: model.text().nullable(),
+    /** Medusa deleted the session (deletePayment, or a start that threw). */
+    session_gone_at: model.dateTime().nullable(),
+    /** Why the create call's outcome is unknown or refused, when it was (error code only). */
+    start_error: model.text().nullable(),
+    /** Public-safe extras: masked mobile, PayLater's raw expiry text. */
+    detail: model.json().nullable(),
+  })
+  .indexes([
+    { on: ["paylater_order_id"], unique: true, where: "deleted_at IS NULL" },
+    { on: ["session_id"] },
+    { on: ["state"] },
+    { on: ["payment_collection_id"] },
+  ])

@@ -1,0 +1,31 @@
+import { viewOf, type AttemptFacts, type AttemptView } from "../modules/paylater-activity/attempt-state"
+import type { AttemptRecord } from "../modules/paylater-activity/ledger-port"
+
+/** A session as the screens see it: Medusa's own status for it, its ledger row, its order. */
+export interface AttemptViewSource {
+  session_status: string
+  attempt: Pick<AttemptRecord, "state" | "expires_at"> | null
+  order_id: string | null
+}
+
+/**
+ * The facts the state machine decides from: the ledger row's. Medusa's own record of a payment
+ * (an authorized or captured session, which only PayLater's success creates) counts as paid too.
+ * Never the session's data: the storefront writes into it and Medusa copies it.
+ */
+export function attemptFactsOf(source: AttemptViewSource): AttemptFacts {
+  const expires_at = source.attempt?.expires_at ?? null
+  if (source.session_status === "authorized" || source.session_status === "captured") {
+    return { state: "paid", expires_at }
+  }
+  if (source.attempt) {
+    return { state: source.attempt.state, expires_at }
+  }
+  // A session started before the ledger existed and not migrated: Medusa's own status only.
+  const state = source.session_status === "error" ? "declined" : source.session_status === "canceled" ? "expired" : "open"
+  return { state, expires_at }
+}
+
+export function viewOfSession(source: AttemptViewSource, now: Date, completionFailed = false): AttemptView {
+  return viewOf({ ...attemptFactsOf(source), order_id: source.order_id, completion_failed: completionFailed }, now)
+}

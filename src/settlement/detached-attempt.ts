@@ -1,0 +1,123 @@
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { isPayLaterError, logRef, type PayLaterApi } from "../lib/paylater"
+import { stillPayable } from "../modules/paylater-activity/attempt-state"
+import type { AttemptRecord } from "../modules/paylater-activity/ledger-port"
+import { activityModuleOf } from "../modules/paylater-activity/resolve"
+import { toAmountText } from "../providers/paylater/money"
+import { flagPaidAttempt, flagPaidWithoutOrder, PAID_WITHOUT_ORDER_NEXT_STEP, recordedPaymentOf } from "../paid-without-order/listing"
+import { ownersOf } from "../medusa-records/owners"
+import { clientForRegistration, configuredRegistrations, registrationIdOf } from "../medusa-records/registrations"
+import type { SettleInput, SettlementResult } from "./settle"
+import { takeStatusSlot } from "./transitions"
+
+/**
+ * The registration an attempt was sent under: its provider's when settlement saw its session, else
+ * the one whose merchant account it was sent to, else the store's only one.
+ */
+export function registrationOf(container: MedusaContainer, row: AttemptRecord): { id: string; provider_id: string; api: PayLaterApi } | null {
+  const registrations = configuredRegistrations(container).filter((r) => r.options)
+  const id = row.provider_id
+    ? registrationIdOf(row.provider_id)
+    : (registrations.find((r) => r.options!.config.merchantId === row.detail?.merchant_id) ?? registrations[0])?.id
+  const api = id ? clientForRegistration(container, id) : null
+  if (!id || !api) return null
+  return { id, api, provider_id: row.provider_id ?? `pp_${row.kind === "link" ? "paylater" : "paylater-rtp"}_${id}` }
+}
+
+function whyDetached(row: AttemptRecord): string {
+  if (row.superseded_by) {
+    return `it was paid on an earlier link or request of session ${row.session_id}, replaced by ${row.superseded_by}`
+  }
+  if (row.start_error) {
+    return `PayLater's answer to the request was lost (${row.start_error}), so checkout never knew it was sent`
+  }
+  return `its payment session ${row.session_id} was deleted in Medusa (the cart changed or another method was chosen)${row.cart_id ? `; cart ${row.cart_id}` : ""}`
+}
+
+/**
+ * An attempt no live session stands for: a deleted session's, a superseded one, a Request to Pay
+ * whose answer was lost. PayLater is asked (a notification's `success` is confirmed, never taken
+ * at its word); paid means paid without an order, listed once (dedupe per PayLater order) and
+ * refunded or held per `paidWithoutOrder`.
+ */
+export async function settleDetachedAttempt(
+  container: MedusaContainer,
+  row: AttemptRecord,
+  input: Pick<SettleInput, "signal" | "reported" | "throttle_seconds">
+): Promise<SettlementResult> {
+  const activity = activityModuleOf(container)!
+  const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
+  let current = row
+  let asked = false
+  const wanted = row.state !== "paid" && input.reported !== "pending" && input.reported !== "failed" && (input.reported === "success" || stillPayable(row, new Date()))
+  // A public screen polling a gone session asks PayLater at most once per interval, like a live one.
+  if (wanted && (!input.throttle_seconds || (await takeStatusSlot(container, row.paylater_order_id, input.throttle_seconds)))) {
+    const registration = registrationOf(container, row)
+    if (!registration) {
+      logger.warn(`PayLater: no registration to ask about ${logRef(row.paylater_order_id)}; left open`)
+      return { outcome: "detached", session: null, attempt: row, asked: false, changed: false }
+    }
+    try {
+      const status = await registration.api.getPaymentStatus(row.paylater_order_id)
+      asked = true
+      current =
+        (await activity.recordStatus(row.paylater_order_id, {
+          code: status.code,
+          message: status.message,
+          paylater_ref: status.payLaterOrderId ?? null,
+          signal: input.signal,
+        })) ?? row
+    } catch (error) {
+      logger.warn(`PayLater: status of ${logRef(row.paylater_order_id)} unavailable (${isPayLaterError(error) ? error.code : "unknown"})`)
+      return { outcome: "detached", session: null, attempt: row, asked: true, changed: false }
+    }
+  } else if (row.state === "open" || row.state === "starting") {
+    current = (await activity.lapseAttempt(row.paylater_order_id)) ?? row
+  }
+  current = await linkToCart(container, current)
+  const changed = current.state !== row.state
+  if (current.state === "paid") {
+    await listPaidDetached(container, current, input.signal, changed)
+  }
+  return { outcome: "detached", session: null, attempt: current, asked, changed }
+}
+
+/** The cart and order of the attempt's collection, written on its row once known. */
+async function linkToCart(container: MedusaContainer, row: AttemptRecord): Promise<AttemptRecord> {
+  if (!row.payment_collection_id || row.cart_id || row.order_id) return row
+  const owner = (await ownersOf(container, [row.payment_collection_id])).get(row.payment_collection_id)
+  if (!owner?.cart_id && !owner?.order_id) return row
+  await activityModuleOf(container)!.linkAttempt(row.paylater_order_id, owner)
+  return { ...row, ...owner }
+}
+
+/** Lists a paid detached attempt (idempotent: the same PayLater order gives the same item). */
+async function listPaidDetached(container: MedusaContainer, row: AttemptRecord, signal: string, news: boolean): Promise<void> {
+  const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
+  if (!row.superseded_by && (await recordedPaymentOf(container, row.session_id))) {
+    // Medusa recorded the payment, then deleted its session: its cart's completion failed.
+    await flagPaidWithoutOrder(container, row.session_id, { signal })
+    return
+  }
+  const registration = registrationOf(container, row)
+  const flagged = await flagPaidAttempt(container, {
+    paylater_order_id: row.paylater_order_id,
+    session_id: row.session_id,
+    provider_id: registration?.provider_id ?? row.provider_id ?? "pp_paylater_unknown",
+    amount: toAmountText(row.raw_amount ?? row.amount),
+    paid_at: new Date(row.last_status_at ?? Date.now()),
+    payment_collection_id: row.payment_collection_id,
+    cart_id: row.cart_id,
+    order_id: row.order_id,
+    reason: whyDetached(row),
+    detail: { signal, paylater_ref: row.paylater_ref, superseded_by: row.superseded_by, kind: row.kind },
+  })
+  if (news) {
+    // Short forms in logs (the whole ids are keys; Settings → PayLater shows them to staff).
+    const cart = row.cart_id ? `, cart ${logRef(row.cart_id)}` : ""
+    logger.error(
+      `PayLater: ${logRef(row.paylater_order_id)} (PayLater ref ${row.paylater_ref ?? "?"}, ${flagged?.amount ?? "?"} QAR${cart}) is paid without an order (${row.superseded_by ? "superseded attempt" : row.start_error ? "its create's answer was lost" : "its session was deleted"}). ${PAID_WITHOUT_ORDER_NEXT_STEP}`
+    )
+  }
+}
