@@ -1,6 +1,6 @@
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { verifyWebhook, type VerifiedWebhook, type WebhookVerification } from "../lib/paylater"
+import { logRef, verifyWebhook, type VerifiedWebhook, type WebhookVerification } from "../lib/paylater"
 import { sessionIdFromOrderId } from "../providers/paylater/session-data"
 import { webhookEvent } from "../activity/events"
 import { PAID_WITHOUT_ORDER_NEXT_STEP } from "../paid-without-order/listing"
@@ -101,12 +101,12 @@ async function settleVerified(container: MedusaContainer, webhook: PayLaterWebho
     return result
   }
   if (!result.session) {
-    logger.warn(`PayLater: webhook "${webhook.status}" for unknown order ${webhook.order_id} ignored`)
+    logger.warn(`PayLater: webhook "${webhook.status}" for unknown order ${logRef(webhook.order_id)} ignored`)
     return result
   }
   if (result.outcome === "paid_without_order") {
     logger.error(
-      `PayLater: payment ${webhook.order_id} (PayLater ref ${webhook.paylater_ref ?? "?"}) is paid and recorded, but cart ${result.cart_id} could not be turned into an order (${result.error}). ` +
+      `PayLater: payment ${logRef(webhook.order_id)} (PayLater ref ${webhook.paylater_ref ?? "?"}) is paid and recorded, but cart ${logRef(result.cart_id)} could not be turned into an order (${result.error}). ` +
         PAID_WITHOUT_ORDER_NEXT_STEP
     )
   }
