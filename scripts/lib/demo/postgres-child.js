@@ -16,8 +16,21 @@ async function main() {
     log: (line) => console.log(line),
   })
   console.log(`${READY} ${JSON.stringify({ databaseUrl: db.databaseUrl, note: db.note })}`)
-  // Stay alive: the server lives as long as this process does.
-  setInterval(() => {}, 1 << 30)
+  // Stay alive while the process that started us does. A parent killed without stopping us (a
+  // benchmark or test runner ended with SIGKILL) leaves us re-parented with a dead stdout: seen
+  // spinning at ~45% CPU each, with PostgreSQL already gone. So stop and exit on our own then.
+  const parent = process.ppid
+  let stopping = false
+  const orphaned = async () => {
+    if (stopping) return
+    stopping = true
+    await db.stop().catch(() => {})
+    process.exit(0)
+  }
+  process.stdout.on("error", orphaned)
+  setInterval(() => {
+    if (process.ppid !== parent) void orphaned()
+  }, 1000)
 }
 
 main().catch((error) => {
