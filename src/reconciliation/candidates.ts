@@ -4,6 +4,7 @@ import type { PayLaterSessionData } from "../providers/paylater/session-data"
 import { activityModuleOf } from "../modules/paylater-activity/resolve"
 import type { AttemptRecord } from "../modules/paylater-activity/ledger-port"
 import { ownersOf } from "../medusa-records/owners"
+import { dedupeKeyOf } from "../paid-without-order/listing"
 import type { AttemptCandidate, SessionCandidate } from "./select"
 
 type Row = Record<string, any>
@@ -50,15 +51,33 @@ export async function loadSessionCandidates(
 }
 
 /**
- * Open ledger rows no session candidate stands for: deleted sessions' attempts, superseded ones,
- * Request to Pay whose answer was lost. No look-back and no cap: each is asked about until its
- * expiry plus the margin, then lapses (attempt-state.ts).
+ * Ledger rows no session candidate stands for: deleted sessions' attempts, superseded ones, Request
+ * to Pay whose answer was lost. Open ones have no look-back and no cap: each is asked about until its
+ * expiry plus the margin, then lapses (attempt-state.ts). Paid ones changed since `since` that are on
+ * no list yet come back too: a settlement that recorded PayLater's "paid" and then stopped (a crash,
+ * a database error) before listing it would otherwise leave that money on no list at all.
  */
-export async function loadAttemptCandidates(container: MedusaContainer, sessions: SessionCandidate[]): Promise<AttemptCandidate[]> {
+export async function loadAttemptCandidates(
+  container: MedusaContainer,
+  sessions: SessionCandidate[],
+  since: Date
+): Promise<AttemptCandidate[]> {
   const activity = activityModuleOf(container)
   if (!activity) return []
   const covered = new Set(sessions.map((s) => s.attempt?.paylater_order_id).filter(Boolean))
-  return (await activity.openAttempts())
-    .filter((row) => !covered.has(row.paylater_order_id))
-    .map((attempt) => ({ kind: "attempt" as const, attempt }))
+  const detachedPaid = (await activity.paidAttemptsSince(since)).filter(
+    (row) => !covered.has(row.paylater_order_id) && !row.order_id && !!(row.session_gone_at || row.superseded_by || row.start_error)
+  )
+  const listed = detachedPaid.length
+    ? new Set(
+        ((await activity.listPayLaterAttentions({ dedupe_key: detachedPaid.map((row) => dedupeKeyOf(row.paylater_order_id)) })) as Array<{
+          dedupe_key: string
+        }>).map((item) => item.dedupe_key)
+      )
+    : new Set<string>()
+  const unlisted = detachedPaid.filter((row) => !listed.has(dedupeKeyOf(row.paylater_order_id)))
+  return [...(await activity.openAttempts()).filter((row) => !covered.has(row.paylater_order_id)), ...unlisted].map((attempt) => ({
+    kind: "attempt" as const,
+    attempt,
+  }))
 }

@@ -72,6 +72,11 @@ export function sessionReason(c: SessionCandidate, now: Date, lookbackMinutes: n
     return null
   }
   if (c.status === "pending") {
+    if (c.attempt?.state === "paid") {
+      // PayLater said paid (the ledger has it) but Medusa never recorded the payment: the settlement
+      // that heard it stopped before authorizing. Money taken, no order: the worst state.
+      return "paid_without_order"
+    }
     // Only the ledger says whether PayLater could still take money for it; a session started
     // before the ledger existed is asked about within the look-back, as it always was.
     return !c.attempt || stillPayable(c.attempt, now) ? "pending" : null
@@ -115,6 +120,8 @@ export function selectBatch(input: SelectionInput): Selection {
   }
   for (const a of input.attempts) {
     if (attemptIsOpen(a)) rest.push(a)
+    // Paid and on no list yet (candidates.ts): listed by settling it again.
+    else if (a.attempt.state === "paid") urgent.push(a)
   }
   const byStaleness = (a: Candidate, b: Candidate) => staleness(a) - staleness(b) || idOf(a).localeCompare(idOf(b))
   urgent.sort(byStaleness)

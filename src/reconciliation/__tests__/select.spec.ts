@@ -128,6 +128,20 @@ describe("which sessions a run asks about", () => {
     }
   })
 
+  it("a pending session whose ledger row PayLater called paid is paid-without-order (Medusa never recorded the payment)", () => {
+    const stuck = session("stuck", {}, { state: "paid", expires_at: minutesAgo(300), last_status_at: minutesAgo(200) })
+    expect(sessionReason(stuck, NOW, 1440)).toBe("paid_without_order")
+    // Past its expiry and its margin it is still asked about: PayLater has the money.
+    expect(ids(select([session("a"), stuck]))).toEqual(["stuck", "a"])
+  })
+
+  it("a paid detached attempt handed over as not yet listed goes first; declined and expired ones are never asked", () => {
+    const listed = select([session("a")], [attempt("open"), attempt("paid", { state: "paid", last_status_at: minutesAgo(1) })])
+    // Then the rest by when they were last checked (never: by creation; the open attempt is older).
+    expect(ids(listed)).toEqual(["t:paid", "t:open", "a"])
+    expect(ids(select([], [attempt("d", { state: "declined" }), attempt("e", { state: "expired" })]))).toEqual([])
+  })
+
   it("has no cap per cart: 25 restarts give 25 candidates", () => {
     const many = Array.from({ length: 25 }, (_, i) => attempt(`t${i}`))
     expect(select([], many, 100).batch).toHaveLength(25)
@@ -170,7 +184,7 @@ describe("batching", () => {
   })
 
   it("is stable for equal times and never counts ineligible candidates", () => {
-    const r = select([session("b"), session("a"), session("x", { status: "error" })], [attempt("z", { state: "paid" })])
+    const r = select([session("b"), session("a"), session("x", { status: "error" })], [attempt("z", { state: "declined" })])
     expect(ids(r)).toEqual(["a", "b"])
     expect(r).toMatchObject({ eligible: 2, deferred: 0 })
   })

@@ -92,7 +92,7 @@ export const selectPayLaterReconcileBatchStep = createStep(
     const since = new Date(now.getTime() - lookback * 60_000)
     const providerIds = registrations.flatMap((r) => r.provider_ids)
     const sessions = await loadSessionCandidates(container, providerIds, since)
-    const attempts = await loadAttemptCandidates(container, sessions)
+    const attempts = await loadAttemptCandidates(container, sessions, since)
     const selection = selectBatch({ sessions, attempts, now, lookbackMinutes: lookback, batchSize })
     return new StepResponse({ ...empty, ...selection })
   }
