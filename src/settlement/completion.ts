@@ -18,7 +18,11 @@ export type CompletionOutcome = { order_id: string } | { order_id: null; error: 
  */
 export async function completeUnlessRefunded(container: MedusaContainer, context: PayLaterSessionContext): Promise<CompletionOutcome> {
   const cartId = context.cart_id!
-  const orderId = context.attempt?.paylater_order_id
+  // A session with no ledger row (started before the upgrade filled it) is still blocked by a
+  // refund listed under the order id its data names: reading session data may only ever stop an order.
+  const orderId =
+    context.attempt?.paylater_order_id ??
+    (typeof context.session_data.paylater_order_id === "string" ? context.session_data.paylater_order_id : undefined)
   const backoff = completionBackoffOf(context.attempt?.detail)
   if (!completionDue(backoff, new Date())) {
     return { order_id: null, error: backoff!.last_error, tried: false }
