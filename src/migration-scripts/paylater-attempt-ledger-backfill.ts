@@ -24,7 +24,11 @@ type Row = Record<string, any>
  */
 export async function backfillAttemptLedger(container: MedusaContainer): Promise<{ sessions: number; tombstones: number; added: number }> {
   const activity = activityModuleOf(container)
-  if (!activity) return { sessions: 0, tombstones: 0, added: 0 }
+  if (!activity) {
+    // Medusa marks a migration script done once it returns: finishing silently here would leave
+    // every payment in flight outside the ledger for good.
+    throw new Error("PayLater: the attempt ledger cannot be filled: the plugin's paylater_activity module is not loaded (add the plugin to medusa-config's plugins)")
+  }
   const payment = container.resolve(Modules.PAYMENT)
   const rows: ImportedAttempt[] = []
   let sessions = 0

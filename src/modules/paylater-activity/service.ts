@@ -194,7 +194,13 @@ export class PayLaterActivityModuleService
     if (!rows.length) return 0
     const existing = await this.listPayLaterAttempts({ paylater_order_id: rows.map((r) => r.paylater_order_id) }, { select: ["paylater_order_id"] }, sharedContext)
     const known = new Set(existing.map((r) => r.paylater_order_id))
-    const fresh = [...new Map(rows.filter((r) => !known.has(r.paylater_order_id)).map((r) => [r.paylater_order_id, r])).values()]
+    // The first row for an order id wins (the caller puts a live session's view before a tombstone's).
+    const fresh: typeof rows = []
+    for (const r of rows) {
+      if (known.has(r.paylater_order_id)) continue
+      known.add(r.paylater_order_id)
+      fresh.push(r)
+    }
     if (fresh.length) {
       await this.createPayLaterAttempts(
         fresh.map((r) => ({
