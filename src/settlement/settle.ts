@@ -143,7 +143,9 @@ async function settledWithoutAsking(
       : { outcome: "failed", reason: "declined", session, asked: false, changed: false }
   }
   const state = viewOfSession(session, new Date())
-  if (state.status === "declined" || state.status === "expired") {
+  // A verified `success` for an attempt we hold as declined or expired is confirmed with PayLater,
+  // never dismissed from the record: a later paid wins (attempt-state.ts), as on the detached path.
+  if ((state.status === "declined" || state.status === "expired") && input.reported !== "success") {
     const unconfirmedExpiry = state.status === "expired" && !endConfirmed(session)
     if (!(input.ask_past_expiry && unconfirmedExpiry)) {
       return fromRecord(session, false)
