@@ -20,6 +20,9 @@ import { giveBack, takeSlot, type SlotLocking } from "./slots"
 /** The `code` of the 429 answer; the storefront kit knows it as `too_many_requests`. */
 export const TOO_MANY_REQUESTS_CODE = "paylater_too_many_requests"
 
+/** The `code` of the 503 answer when the locking module fails and the budgets cannot be checked. */
+export const LIMITS_UNAVAILABLE_CODE = "paylater_limits_unavailable"
+
 export interface PaymentStartRequest {
   providerId: string
   paymentCollectionId: string
@@ -61,7 +64,12 @@ export async function spendPaymentStartBudget(
     return { allowed: false, spent: "cart", budget: cartBudget, mobile }
   }
   if (countsForMobile) {
-    const taken = await takeSlot(locking, mobileBudgetName(mobile, options.config.webhookSecret), limits.requestToPayPerMobile)
+    const taken = await takeSlot(locking, mobileBudgetName(mobile, options.config.webhookSecret), limits.requestToPayPerMobile).catch(
+      async (error) => {
+        await giveBack(locking, cart)
+        throw error
+      }
+    )
     if (!taken) {
       await giveBack(locking, cart)
       return { allowed: false, spent: "mobile", budget: limits.requestToPayPerMobile, mobile }

@@ -6,6 +6,7 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import type { PayLaterSessionData } from "../providers/paylater/session-data"
 import { SIGNAL_CONTEXT_KEY } from "../modules/paylater-activity/ledger-port"
 import { currentAttemptOf, type PayLaterSessionContext } from "../medusa-records/session"
+import { windowBucket } from "../limits/slots"
 
 /**
  * The effects settlement applies, each idempotent and each under the lock the rest of Medusa uses
@@ -16,13 +17,20 @@ import { currentAttemptOf, type PayLaterSessionContext } from "../medusa-records
 const CART_LOCK_WAIT_SECONDS = 5
 
 /**
- * One slot per session per interval, taken in the locking module and left to expire (never
- * released): concurrent callers, even on several servers with the Redis locking provider, ask
- * PayLater once per interval. False when the slot is taken.
+ * One slot per session per interval, taken in the locking module and never released: concurrent
+ * callers, even on several servers with a shared locking provider, ask PayLater once per interval.
+ * The interval is in the key (a fixed bucket, src/limits/slots.ts), because locking-postgres never
+ * frees an expired key held by another owner: with the expiry alone the first status call there
+ * would be the last. The expiry stays so in-memory and Redis drop old keys. False when the slot is taken.
  */
-export async function takeStatusSlot(container: MedusaContainer, sessionId: string, seconds: number): Promise<boolean> {
+export async function takeStatusSlot(
+  container: MedusaContainer,
+  sessionId: string,
+  seconds: number,
+  now: number = Date.now()
+): Promise<boolean> {
   try {
-    await container.resolve(Modules.LOCKING).acquire(`paylater:status-slot:${sessionId}`, {
+    await container.resolve(Modules.LOCKING).acquire(`paylater:status-slot:${sessionId}:${windowBucket(seconds, now)}`, {
       ownerId: `paylater-status:${randomUUID()}`,
       expire: seconds,
     })

@@ -118,6 +118,23 @@ describe("the budgets a payment start spends", () => {
     )
   })
 
+  it("a locking failure on the number's budget passes on and gives the cart's use back", async () => {
+    const inner = locking()
+    let failing = true
+    const flaky: SlotLocking = {
+      acquire: async (keys, args) => {
+        if (failing && String(keys).includes(":mobile:")) throw new Error("connect ECONNREFUSED 127.0.0.1:6379")
+        return inner.acquire(keys, args)
+      },
+      release: (keys, args) => inner.release(keys, args),
+    }
+    for (const n of ["33000041", "33000042", "33000043", "33000044", "33000045"]) {
+      await expect(spendPaymentStartBudget(flaky, options, rtp("pay_col_f", n))).rejects.toThrow(/ECONNREFUSED/)
+    }
+    failing = false
+    expect((await spendPaymentStartBudget(flaky, options, rtp("pay_col_f", "33000046"))).allowed).toBe(true)
+  })
+
   it("keeps no readable number in the lock keys", () => {
     const name = mobileBudgetName("97451118021", OPTIONS.webhookSecret)
     expect(name).toMatch(/^mobile:[0-9a-f]{32}$/)

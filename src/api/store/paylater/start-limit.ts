@@ -1,7 +1,7 @@
 import type { MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { maskMobile } from "../../../lib/paylater"
-import { spendPaymentStartBudget, TOO_MANY_REQUESTS_CODE } from "../../../limits/payment-start"
+import { LIMITS_UNAVAILABLE_CODE, spendPaymentStartBudget, TOO_MANY_REQUESTS_CODE } from "../../../limits/payment-start"
 import { registeredProviderOptions } from "../../../medusa-records/registrations"
 import { SHOPPER_MESSAGES } from "../../../storefront/messages"
 
@@ -26,11 +26,20 @@ export async function limitPayLaterStarts(req: MedusaRequest, res: MedusaRespons
       // Not PayLater, or Medusa answers 404 itself: no budget is spent (and no lock key made) for it.
       return next()
     }
-    const verdict = await spendPaymentStartBudget(req.scope.resolve(Modules.LOCKING), options, {
-      providerId,
-      paymentCollectionId: req.params.id,
-      data: body.data && typeof body.data === "object" ? (body.data as Record<string, unknown>) : undefined,
-    })
+    let verdict
+    try {
+      verdict = await spendPaymentStartBudget(req.scope.resolve(Modules.LOCKING), options, {
+        providerId,
+        paymentCollectionId: req.params.id,
+        data: body.data && typeof body.data === "object" ? (body.data as Record<string, unknown>) : undefined,
+      })
+    } catch (error) {
+      // The locking store failed (e.g. Redis down): the budgets cannot be checked, so nothing is sent
+      // to PayLater, and the shopper gets a message rather than an opaque 500. Keys hold no number.
+      req.scope.resolve(ContainerRegistrationKeys.LOGGER).error(`PayLater: ${providerId} start refused, the limits could not be checked: ${(error as Error)?.message}`)
+      res.status(503).json({ type: "unexpected_state", code: LIMITS_UNAVAILABLE_CODE, message: SHOPPER_MESSAGES.unknown.en })
+      return
+    }
     if (verdict.allowed) {
       return next()
     }
@@ -40,7 +49,7 @@ export async function limitPayLaterStarts(req: MedusaRequest, res: MedusaRespons
       .info(
         `PayLater: ${providerId} refused for ${verdict.spent === "mobile" ? `mobile ${maskMobile(verdict.mobile)}` : "a cart"}: ${max} per ${windowSeconds / 60} minutes reached`
       )
-    // The earliest a use can free is unknown (src/limits/slots.ts): the whole window is the honest bound.
+    // A use frees at the next window boundary at the latest (src/limits/slots.ts): the window is a safe bound.
     res.setHeader("Retry-After", String(windowSeconds))
     res.status(429).json({ type: "not_allowed", code: TOO_MANY_REQUESTS_CODE, message: SHOPPER_MESSAGES.too_many_requests.en })
   } catch (error) {
