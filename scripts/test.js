@@ -71,7 +71,19 @@ async function main() {
   fs.mkdirSync(resultsDir, { recursive: true })
   const resultsFile = path.join(resultsDir, `jest-results-${process.pid}.json`)
   const jestBin = require.resolve("jest/bin/jest")
-  const jestArgs = [jestBin, "--runInBand", "--forceExit", "--json", `--outputFile=${resultsFile}`, ...jestExtra]
+  // One process runs every suite (--runInBand: 2 cores, ~600 MB per Medusa app). Jest keeps part of
+  // each suite's module registry alive, so the heap grows with the number of suites: the full run
+  // reached node's default 4 GB limit at its 62nd suite (2026-11-24). Room for the whole suite list,
+  // on a 24 GB machine; only jest's own process gets it (not the servers the tests start).
+  const jestArgs = [
+    "--max-old-space-size=8192",
+    jestBin,
+    "--runInBand",
+    "--forceExit",
+    "--json",
+    `--outputFile=${resultsFile}`,
+    ...jestExtra,
+  ]
 
   let code
   try {
