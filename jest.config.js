@@ -43,4 +43,11 @@ const selected =
       ? [integration]
       : [unit, integration]
 
-module.exports = { projects: selected }
+module.exports = {
+  projects: selected,
+  // Every suite runs in a worker process, and a worker whose heap is past this after a suite is
+  // replaced before the next one: memory stays bounded by one suite's, not the whole run's (a
+  // Medusa app leaves a few hundred MB behind in its worker). Also makes jest use workers when
+  // there is only one.
+  workerIdleMemoryLimit: "800MB",
+}

@@ -105,8 +105,16 @@ const paylaterOptions = {
   requestToPayLimitPerMobile: env.PAYLATER_RTP_LIMIT_PER_MOBILE || undefined,
   requestToPayLimitPerCart: env.PAYLATER_RTP_LIMIT_PER_CART || undefined,
   paymentLinkLimitPerCart: env.PAYLATER_LINK_LIMIT_PER_CART || undefined,
+  // Starts per client address (20 per 10 min) and store-wide (120 per minute); proxies trusted for X-Forwarded-For (1).
+  startLimitPerClient: env.PAYLATER_START_LIMIT_PER_CLIENT || undefined,
+  startLimitPerMinute: env.PAYLATER_START_LIMIT_PER_MINUTE || undefined,
+  trustedProxyHops: env.PAYLATER_TRUSTED_PROXY_HOPS || undefined,
   // "hold" lists payments PayLater took without an order for a person instead of refunding them.
   paidWithoutOrder: env.PAYLATER_PAID_WITHOUT_ORDER as "refund" | "hold" | undefined,
+  // Verified webhooks: how long they wait before settlement (default 5000 ms; tests set it low) and
+  // how many settle at a time per process (default: half the database pool).
+  webhookDelayMs: env.PAYLATER_WEBHOOK_DELAY_MS || undefined,
+  webhookConcurrency: env.PAYLATER_WEBHOOK_CONCURRENCY || undefined,
   backendUrl: env.MEDUSA_BACKEND_URL ?? "http://localhost:9000",
   storefrontUrl: env.STOREFRONT_URL ?? "http://localhost:8000",
   // Where the return route sends the shopper; unset: the defaults, which match the demo storefront.
@@ -143,6 +151,9 @@ module.exports = defineConfig({
     {
       resolve: "@medusajs/medusa/payment",
       options: {
+        // Medusa's own /hooks/payment route waits this long too (0 reads as its 5 s default), so the
+        // tests' short PAYLATER_WEBHOOK_DELAY_MS covers both webhook routes.
+        webhook_delay: Number(env.PAYLATER_WEBHOOK_DELAY_MS) > 0 ? Number(env.PAYLATER_WEBHOOK_DELAY_MS) : undefined,
         providers: [
           {
             resolve: "./src/providers/paylater",

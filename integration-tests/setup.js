@@ -6,8 +6,9 @@ process.env.PAYLATER_RECONCILE_SCHEDULE = process.env.PAYLATER_RECONCILE_SCHEDUL
 // One app serves a whole spec file, and its specs reuse the sandbox's few test shoppers far more
 // often than a shopper could: the store API's budgets (docs/security.md) are raised for them.
 // paylater-limits.spec.ts puts the defaults back to test the budgets themselves.
-for (const name of ["PAYLATER_RTP_LIMIT_PER_MOBILE", "PAYLATER_RTP_LIMIT_PER_CART", "PAYLATER_LINK_LIMIT_PER_CART"]) {
-  process.env[name] = process.env[name] || "100"
+// Every spec's requests come from one address (the per-client budget) and add up store-wide.
+for (const name of ["PAYLATER_RTP_LIMIT_PER_MOBILE", "PAYLATER_RTP_LIMIT_PER_CART", "PAYLATER_LINK_LIMIT_PER_CART", "PAYLATER_START_LIMIT_PER_CLIENT", "PAYLATER_START_LIMIT_PER_MINUTE"]) {
+  process.env[name] = process.env[name] || "1000"
 }
 // The in-process suites run on Medusa's in-memory modules; a REDIS_URL in the shell would switch
 // medusa-config.ts to the Redis modules. The several-instances suite gets it as PAYLATER_TEST_REDIS_URL.

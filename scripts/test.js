@@ -14,6 +14,7 @@ const { ensureDatabase } = require("./lib/database")
 const { ensureChromium } = require("./lib/chromium")
 const { ensureRedis } = require("./lib/redis")
 const { benchSmoke } = require("./lib/bench-smoke")
+const { createTemplateDatabase, TEMPLATE_ENV } = require("./lib/template-db")
 
 const root = path.resolve(__dirname, "..")
 const args = process.argv.slice(2)
@@ -24,6 +25,9 @@ if (!["all", "unit", "integration"].includes(kind)) {
   console.error(`Unknown suite "${kind}": use all, unit or integration`)
   process.exit(2)
 }
+
+/** Suites at a time: the machines this runs on have 2 cores. */
+const DEFAULT_WORKERS = 2
 
 function log(line) {
   console.log(`[test] ${line}`)
@@ -58,9 +62,19 @@ async function main() {
 
   let db = { stop: async () => {}, env: {} }
   let redis = { stop: async () => {} }
+  let template = { drop: async () => {} }
   if (kind !== "unit") {
     db = await ensureDatabase({ dataDir: path.join(root, ".tmp", `pg-test-${process.pid}`), log })
     Object.assign(env, db.env)
+    const dbEnv = { DB_HOST: env.DB_HOST, DB_PORT: env.DB_PORT, DB_USERNAME: env.DB_USERNAME, DB_PASSWORD: env.DB_PASSWORD }
+    // PAYLATER_TEST_TEMPLATE=off: every suite migrates its own database (to compare, or to debug).
+    if (process.env.PAYLATER_TEST_TEMPLATE !== "off") {
+      template = await createTemplateDatabase({ root, dbEnv, env, log }).catch(async (error) => {
+        await db.stop().catch(() => {})
+        throw error
+      })
+      env[TEMPLATE_ENV] = template.name
+    }
     // Only the several-instances suite uses Redis; integration-tests/setup.js keeps REDIS_URL away
     // from the in-process suites, which rely on Medusa's in-memory modules.
     redis = await ensureRedis(log)
@@ -71,14 +85,16 @@ async function main() {
   fs.mkdirSync(resultsDir, { recursive: true })
   const resultsFile = path.join(resultsDir, `jest-results-${process.pid}.json`)
   const jestBin = require.resolve("jest/bin/jest")
-  // One process runs every suite (--runInBand: 2 cores, ~600 MB per Medusa app). Jest keeps part of
-  // each suite's module registry alive, so the heap grows with the number of suites: the full run
-  // reached node's default 4 GB limit at its 62nd suite (2026-11-24). Room for the whole suite list,
-  // on a 24 GB machine; only jest's own process gets it (not the servers the tests start).
+  // Suites run in jest's worker processes, never in jest's own (a single process that ran every
+  // suite kept part of each one's module registry alive and outgrew node's default heap at its
+  // 62nd suite). A worker is replaced once it has grown past jest.config.js's
+  // workerIdleMemoryLimit, so node's default heap is enough. PAYLATER_TEST_WORKERS: how many suites
+  // at a time (each in-process Medusa app takes about 600 MB).
+  const workers = Number(process.env.PAYLATER_TEST_WORKERS) || DEFAULT_WORKERS
+  log(`jest: ${workers} worker${workers === 1 ? "" : "s"}`)
   const jestArgs = [
-    "--max-old-space-size=8192",
     jestBin,
-    "--runInBand",
+    `--maxWorkers=${workers}`,
     "--forceExit",
     "--json",
     `--outputFile=${resultsFile}`,
@@ -95,6 +111,7 @@ async function main() {
       child.on("exit", (c, sig) => resolve(c ?? (sig ? 1 : 0)))
     })
   } finally {
+    await template.drop().catch((e) => log(`template database drop failed: ${e.message}`))
     await db.stop().catch((e) => log(`PostgreSQL stop failed: ${e.message}`))
     await redis.stop().catch((e) => log(`Redis stop failed: ${e.message}`))
   }

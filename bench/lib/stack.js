@@ -22,9 +22,10 @@ const tmp = path.join(root, ".tmp")
 const say = (line) => process.stdout.write(`[stack] ${line}\n`)
 
 /**
- * @param {{ name: string, nodeArgs?: string[], nodeEnv?: string }} opts
+ * @param {{ name: string, nodeArgs?: string[], nodeEnv?: string, sandbox?: object }} opts
  *   nodeEnv: Medusa's NODE_ENV (default "production": JSON request logs, no dev-only work; the demo
  *   uses development for the admin's Vite middleware, which a benchmark does not need).
+ *   sandbox: extra sandbox options (e.g. `maxRecords` for a benchmark with more than 10,000 orders).
  */
 async function startStack(opts) {
   registerTs()
@@ -69,7 +70,7 @@ async function startStack(opts) {
 
   try {
     const backend = `http://localhost:${medusaPort}`
-    sandbox = await startSandbox({ port: 0, host: "127.0.0.1", webhookUrl: `${backend}/paylater/webhooks` })
+    sandbox = await startSandbox({ ...opts.sandbox, port: 0, host: "127.0.0.1", webhookUrl: `${backend}/paylater/webhooks` })
     Object.assign(config.urls, { backend, storefront: "http://localhost:8000", sandbox: sandbox.url })
 
     const database = await openDatabase({ config, supervisor, onUnexpectedExit: () => {} })
@@ -88,7 +89,14 @@ async function startStack(opts) {
     }
 
     // Like medusa.startServer(), but with our node flags (--expose-gc for the memory benchmark).
-    const env = { ...medusaEnv(config, database.databaseUrl), NODE_ENV: opts.nodeEnv ?? "production" }
+    const env = {
+      ...medusaEnv(config, database.databaseUrl),
+      NODE_ENV: opts.nodeEnv ?? "production",
+      // One client places every checkout of a run: the store API's per-client and store-wide budgets
+      // (docs/security.md) would measure themselves instead of the plugin.
+      PAYLATER_START_LIMIT_PER_CLIENT: process.env.PAYLATER_START_LIMIT_PER_CLIENT || "100000",
+      PAYLATER_START_LIMIT_PER_MINUTE: process.env.PAYLATER_START_LIMIT_PER_MINUTE || "100000",
+    }
     const cli = path.join(root, "node_modules", "@medusajs", "cli", "cli.js")
     // BENCH_NODE_ARGS: extra node flags for a diagnostic run, e.g. "--cpu-prof --cpu-prof-dir=.tmp/bench-prof".
     const nodeArgs = [...(opts.nodeArgs ?? []), ...(process.env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean)]

@@ -37,11 +37,11 @@ async function bundle() {
     logLevel: "warning",
     jsx: "automatic",
     define: { "process.env.NODE_ENV": '"production"' },
-    // The plugin's storefront kit from this repository's source, under the name a merchant's
+    // The storefront kit (medusa-payment-paylater-storefront) from this repository's source, under the name a merchant's
     // storefront imports it by once the package is installed.
     alias: {
-      "medusa-payment-paylater/storefront/react": path.join(here, "..", "..", "src", "storefront", "react", "index.ts"),
-      "medusa-payment-paylater/storefront": path.join(here, "..", "..", "src", "storefront", "index.ts"),
+      "medusa-payment-paylater-storefront/react": path.join(here, "..", "..", "src", "storefront", "react", "index.ts"),
+      "medusa-payment-paylater-storefront": path.join(here, "..", "..", "src", "storefront", "index.ts"),
     },
   })
   return result.outputFiles[0].text

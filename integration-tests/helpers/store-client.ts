@@ -134,7 +134,9 @@ export function storeClient(api: AxiosInstance, publishableKey: string): StoreCl
         (input.variantId ? [{ variant_id: input.variantId, quantity: input.quantity ?? 1 }] : [])
       const created = await post<{ cart: HttpTypes.StoreCart }>("/store/carts", {
         region_id: input.regionId,
-        email: input.email ?? "shopper@example.com",
+        // The sandbox's first test shopper (97451118021): a Request to Pay goes only to a number
+        // PayLater matches with the cart's own email.
+        email: input.email ?? "shopper1@sandbox.paylater.test",
         items,
         shipping_address: input.shippingAddress ?? QA_ADDRESS,
         billing_address: input.shippingAddress ?? QA_ADDRESS,

@@ -9,7 +9,8 @@
  * the app and the PayLater sandbox. A self-check proves each capture sees what it should.
  */
 import { randomBytes } from "node:crypto"
-import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { integrationTestRunner } from "../helpers/runner"
+import { useSeededStore } from "../helpers/seeded-store"
 import { logger as medusaLogger } from "@medusajs/framework/logger"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import type { AxiosResponse } from "axios"
@@ -23,8 +24,8 @@ import {
   type Secret,
   type TokenTap,
 } from "../helpers/leak-capture"
-import { PAYLATER_PROVIDER_ID, PAYLATER_RTP_PROVIDER_ID, seedStore, type SeedResult } from "../helpers/seed"
-import { createAdminUser, startCheckout, storeClient, type AdminAuth, type StoreClient } from "../helpers/store-client"
+import { PAYLATER_PROVIDER_ID, PAYLATER_RTP_PROVIDER_ID } from "../helpers/seed"
+import { createAdminUser, startCheckout, type AdminAuth } from "../helpers/store-client"
 import { watchWebhookPipeline, type WebhookPipelineWatch } from "../helpers/webhook-pipeline"
 import { eventually, ledgerForCart } from "./paylater-link/ledger"
 import { decideOnLink, followToApp } from "./paylater-link/shopper"
@@ -97,10 +98,9 @@ function leaksIn(where: string, texts: string[]): string[] {
   return texts.flatMap((text) => findLeaks(text, present).map((name) => `${where}: ${name} in ${text.slice(0, 500)}`))
 }
 
-medusaIntegrationTestRunner({
+integrationTestRunner({
   testSuite: ({ api, getContainer }) => {
-    let seed: SeedResult
-    let store: StoreClient
+    const { seed, store } = useSeededStore({ api, getContainer }, { webhooks: paylater })
     let admin: AdminAuth
     let rtpRegistered = false
     /** Every answer the app gave the storefront and the admin (status, path, body, Location). */
@@ -111,11 +111,8 @@ medusaIntegrationTestRunner({
     beforeAll(async () => {
       // In case the container holds another logger object than the one imported above.
       output.patch(getContainer().resolve(ContainerRegistrationKeys.LOGGER) as object, "container-logger")
-      seed = await seedStore(getContainer())
-      store = storeClient(api, seed.publishableKey)
       admin = await createAdminUser(api, getContainer())
       rtpRegistered = seed.regionPaymentProviders.includes(PAYLATER_RTP_PROVIDER_ID)
-      paylater.pointWebhooksAt(api, "/paylater/webhooks")
       const record = (res: AxiosResponse) => {
         answers.push(
           `${res.status} ${res.config.method?.toUpperCase()} ${res.config.url} ${JSON.stringify(res.data)} ${res.headers?.location ?? ""}`

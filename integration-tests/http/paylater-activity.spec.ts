@@ -4,7 +4,8 @@
  * and the PayLater sandbox. Webhooks are sent by hand where the order of events matters, so every
  * history asserted here has one possible order.
  */
-import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { integrationTestRunner } from "../helpers/runner"
+import { useSeededStore } from "../helpers/seeded-store"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { signWebhook } from "../../src/lib/paylater"
 import { PAYLATER_ACTIVITY_MODULE } from "../../src/modules/paylater-activity"
@@ -12,8 +13,8 @@ import { readOrderActivity } from "../../src/activity/load-activity"
 import type { OrderActivity } from "../../src/activity/timeline"
 import { useSandbox } from "../helpers/sandbox"
 import { atStoreTime } from "../helpers/store-clock"
-import { PAYLATER_PROVIDER_ID, PAYLATER_RTP_PROVIDER_ID, seedStore, type SeedResult } from "../helpers/seed"
-import { createAdminUser, storeClient, startCheckout, type AdminAuth, type StoreClient } from "../helpers/store-client"
+import { PAYLATER_PROVIDER_ID, PAYLATER_RTP_PROVIDER_ID } from "../helpers/seed"
+import { createAdminUser, startCheckout, type AdminAuth } from "../helpers/store-client"
 import { eventually, ledgerForCart } from "./paylater-link/ledger"
 import { watchProcessPayment } from "./paylater-link/pipeline"
 import { decideOnLink, followToApp, type Decision } from "./paylater-link/shopper"
@@ -25,17 +26,10 @@ const paylater = useSandbox()
 const MINUTE = 60_000
 const DAY = 24 * 60 * MINUTE
 
-medusaIntegrationTestRunner({
+integrationTestRunner({
   testSuite: ({ api, getContainer }) => {
-    let seed: SeedResult
-    let store: StoreClient
+    const { seed, store } = useSeededStore({ api, getContainer }, { webhooks: paylater })
     let admin: AdminAuth
-
-    beforeAll(async () => {
-      seed = await seedStore(getContainer())
-      store = storeClient(api, seed.publishableKey)
-      paylater.pointWebhooksAt(api, "/paylater/webhooks")
-    })
 
     beforeEach(async () => {
       admin = await createAdminUser(api, getContainer())

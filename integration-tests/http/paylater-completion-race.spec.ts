@@ -5,13 +5,13 @@
  * storefront completing the cart itself) runs at the same moment as the refund job. Twenty times:
  * never an order whose PayLater payment was refunded in full.
  */
-import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { integrationTestRunner } from "../helpers/runner"
+import { useSeededStore } from "../helpers/seeded-store"
 import { runPaidWithoutOrderRefunds } from "../../src/paid-without-order/auto-refund"
 import { settlePayLaterSession } from "../../src/settlement/settle"
 import { useEnv } from "../helpers/env"
 import { useSandbox } from "../helpers/sandbox"
-import { seedStore, type SeedResult } from "../helpers/seed"
-import { createAdminUser, storeClient, type AdminAuth, type StoreClient } from "../helpers/store-client"
+import { createAdminUser, type AdminAuth } from "../helpers/store-client"
 import { eventually, ledgerForCart } from "./paylater-link/ledger"
 import { payThenSellOut } from "./paylater-paid-without-order/sold-out"
 import { createStockedVariant, type StockedVariant } from "./paylater-paid-without-order/stock"
@@ -23,17 +23,14 @@ const paylater = useSandbox({ tokenLifetimeSeconds: 24 * 60 * 60 })
 const MINUTE = 60_000
 const ROUNDS = 20
 
-medusaIntegrationTestRunner({
+integrationTestRunner({
   testSuite: ({ api, getContainer }) => {
-    let seed: SeedResult
-    let store: StoreClient
+    const { seed, store } = useSeededStore({ api, getContainer })
     let admin: AdminAuth
     let stocked: StockedVariant
     const keep = { validateStatus: () => true }
 
     beforeAll(async () => {
-      seed = await seedStore(getContainer())
-      store = storeClient(api, seed.publishableKey)
       stocked = await createStockedVariant(getContainer(), seed, 350)
       admin = await createAdminUser(api, getContainer())
     })

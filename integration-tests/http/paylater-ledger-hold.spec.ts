@@ -4,11 +4,11 @@
  * the app is listed on Settings → PayLater for a person, never refunded by itself, and refunded
  * exactly once from the list. Black-box, like paylater-ledger.spec.ts (the default policy).
  */
-import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { integrationTestRunner } from "../helpers/runner"
+import { useSeededStore } from "../helpers/seeded-store"
 import { useEnv } from "../helpers/env"
 import { useSandbox } from "../helpers/sandbox"
-import { seedStore, type SeedResult } from "../helpers/seed"
-import { createAdminUser, storeClient, type AdminAuth, type StoreClient } from "../helpers/store-client"
+import { createAdminUser, type AdminAuth } from "../helpers/store-client"
 import { MINUTE, runScheduledJobs } from "./paylater-ledger/clocks"
 import { loseRequestToPay } from "./paylater-ledger/lost-request"
 import { merchantView } from "./paylater-ledger/merchant"
@@ -20,17 +20,13 @@ jest.setTimeout(240_000)
 useEnv({ PAYLATER_PAID_WITHOUT_ORDER: "hold", PAYLATER_TIMEOUT_MS: "1500" })
 const paylater = useSandbox({ tokenLifetimeSeconds: 24 * 60 * 60 })
 
-medusaIntegrationTestRunner({
+integrationTestRunner({
   testSuite: ({ api, getContainer }) => {
-    let seed: SeedResult
-    let store: StoreClient
+    const { seed, store } = useSeededStore({ api, getContainer }, { webhooks: paylater })
     let admin: AdminAuth
     const merchant = merchantView(api, () => admin, paylater)
 
     beforeAll(async () => {
-      seed = await seedStore(getContainer())
-      store = storeClient(api, seed.publishableKey)
-      paylater.pointWebhooksAt(api, "/paylater/webhooks")
       admin = await createAdminUser(api, getContainer())
     })
 

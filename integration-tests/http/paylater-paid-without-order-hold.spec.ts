@@ -3,12 +3,12 @@
  * listed on Settings → PayLater and never refunded automatically; the operator's Refund on the list
  * refunds it once. The shopper's page is the same "paid, not placed".
  */
-import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { integrationTestRunner } from "../helpers/runner"
+import { useSeededStore } from "../helpers/seeded-store"
 import { runPaidWithoutOrderRefunds } from "../../src/paid-without-order/auto-refund"
 import { useEnv } from "../helpers/env"
 import { useSandbox } from "../helpers/sandbox"
-import { seedStore, type SeedResult } from "../helpers/seed"
-import { createAdminUser, storeClient, type StoreClient } from "../helpers/store-client"
+import { createAdminUser } from "../helpers/store-client"
 import { eventually, ledgerForCart } from "./paylater-link/ledger"
 import { payThenSellOut } from "./paylater-paid-without-order/sold-out"
 import { createStockedVariant } from "./paylater-paid-without-order/stock"
@@ -19,15 +19,12 @@ useEnv({ PAYLATER_PAID_WITHOUT_ORDER: "hold" })
 const paylater = useSandbox({ tokenLifetimeSeconds: 24 * 60 * 60 })
 const MINUTE = 60_000
 
-medusaIntegrationTestRunner({
+integrationTestRunner({
   testSuite: ({ api, getContainer }) => {
-    let seed: SeedResult
-    let store: StoreClient
+    const { seed, store } = useSeededStore({ api, getContainer })
     const keep = { validateStatus: () => true }
 
     beforeAll(async () => {
-      seed = await seedStore(getContainer())
-      store = storeClient(api, seed.publishableKey)
       paylater().setWebhookUrl(null)
     })
 

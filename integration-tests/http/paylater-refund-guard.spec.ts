@@ -4,15 +4,16 @@
  * further refunds of the payment until an operator records what PayLater did; partial refunds add
  * up exactly and never pass what was paid; the page's overview, connection test and webhook counts.
  */
-import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { integrationTestRunner } from "../helpers/runner"
+import { useSeededStore } from "../helpers/seeded-store"
 import { Modules } from "@medusajs/framework/utils"
 import payLaterReconcileJob from "../../src/jobs/paylater-reconcile"
 import { signWebhook } from "../../src/lib/paylater"
 import { PAYLATER_ACTIVITY_MODULE, type PayLaterActivityModuleService } from "../../src/modules/paylater-activity"
 import { useEnv } from "../helpers/env"
 import { useSandbox } from "../helpers/sandbox"
-import { PAYLATER_PROVIDER_ID, seedStore, type SeedResult } from "../helpers/seed"
-import { createAdminUser, startCheckout, storeClient, type AdminAuth, type StoreClient } from "../helpers/store-client"
+import { PAYLATER_PROVIDER_ID } from "../helpers/seed"
+import { createAdminUser, startCheckout, type AdminAuth } from "../helpers/store-client"
 import { eventually, ledgerForCart } from "./paylater-link/ledger"
 import { decideOnLink, followToApp } from "./paylater-link/shopper"
 
@@ -26,17 +27,11 @@ useEnv({ PAYLATER_TIMEOUT_MS: "1500" })
 const paylater = useSandbox({ tokenLifetimeSeconds: 24 * 60 * 60 })
 const MINUTE = 60_000
 
-medusaIntegrationTestRunner({
+integrationTestRunner({
   testSuite: ({ api, getContainer }) => {
-    let seed: SeedResult
-    let store: StoreClient
+    const { seed, store } = useSeededStore({ api, getContainer })
     let admin: AdminAuth
     const keep = { validateStatus: () => true }
-
-    beforeAll(async () => {
-      seed = await seedStore(getContainer())
-      store = storeClient(api, seed.publishableKey)
-    })
 
     beforeEach(async () => {
       admin = await createAdminUser(api, getContainer())

@@ -4,12 +4,13 @@
  * Pay is pushed (no account, spending limit too low, look-up down or slow). Real store API, real
  * PostgreSQL, the PayLater sandbox over HTTP with its published test shoppers.
  */
-import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { integrationTestRunner } from "../helpers/runner"
+import { useSeededStore } from "../helpers/seeded-store"
 import { SHOPPER_MESSAGES } from "../../src/storefront/messages"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { useSandbox } from "../helpers/sandbox"
-import { PAYLATER_PROVIDER_ID, PAYLATER_RTP_PROVIDER_ID, seedStore, type SeedResult } from "../helpers/seed"
-import { DE_ADDRESS, storeClient, startCheckout, type StoreClient } from "../helpers/store-client"
+import { PAYLATER_PROVIDER_ID, PAYLATER_RTP_PROVIDER_ID } from "../helpers/seed"
+import { DE_ADDRESS, startCheckout } from "../helpers/store-client"
 
 jest.setTimeout(120_000)
 
@@ -41,16 +42,12 @@ type Offer = {
 
 const hundredths = (text: string) => BigInt(text.replace(".", ""))
 
-medusaIntegrationTestRunner({
+integrationTestRunner({
   testSuite: ({ api, getContainer }) => {
-    let seed: SeedResult
-    let store: StoreClient
+    const { seed, store } = useSeededStore({ api, getContainer }, { webhooks: paylater })
     const warnings: string[] = []
 
     beforeAll(async () => {
-      seed = await seedStore(getContainer())
-      store = storeClient(api, seed.publishableKey)
-      paylater.pointWebhooksAt(api, "/paylater/webhooks")
       const logger = getContainer().resolve(ContainerRegistrationKeys.LOGGER) as unknown as Record<string, (...a: unknown[]) => unknown>
       const warn = logger.warn
       logger.warn = (...args: unknown[]) => {
@@ -101,6 +98,14 @@ medusaIntegrationTestRunner({
         expect(body).toMatchObject({ available: false, reason, plans: [], min_amount: "300.00", max_amount: "25000.00" })
       })
 
+      it("gives Request to Pay its own range, not the link's 300 QAR minimum (issue 26)", async () => {
+        const rtp = await offerFor("amount=160.00&provider_id=pp_paylater-rtp_paylater")
+        expect(rtp.status).toBe(200)
+        expect(rtp.body).toMatchObject({ available: true, reason: null, min_amount: "1.00" })
+        expect(rtp.body.plans.length).toBeGreaterThan(0)
+        expect((await offerFor("amount=160.00&provider_id=pp_paylater_paylater")).body).toMatchObject({ available: false, reason: "below_minimum", min_amount: "300.00" })
+      })
+
       it.each(["abc", "1.001", "0", "-5", "1e3"])("refuses amount=%s with a 400 and a message", async (amount) => {
         const { status, body } = await offerFor(`amount=${encodeURIComponent(amount)}`)
         expect(status).toBe(400)
@@ -140,11 +145,12 @@ medusaIntegrationTestRunner({
       const answered = (endpoint: string) => paylater().requests().filter((r) => r.endpoint === endpoint && r.status !== 401)
       const pushes = () => answered("rtp")
       const lookups = () => answered("shopper")
-      const checkout = (data: Record<string, unknown>) =>
-        startCheckout(store, { regionId: seed.regionId, variantId: seed.variants.standard.id }, PAYLATER_RTP_PROVIDER_ID, data)
+      // The look-up is made with the cart's own email (docs/security.md): each checkout sets it on the cart.
+      const checkout = (data: Record<string, unknown>, cartEmail: string) =>
+        startCheckout(store, { regionId: seed.regionId, variantId: seed.variants.standard.id, email: cartEmail }, PAYLATER_RTP_PROVIDER_ID, data)
 
       it("pushes the request for a shopper with enough spending room, and keeps neither number nor email", async () => {
-        const { session } = await checkout({ mobile_number: SHOPPER.mobile, email: SHOPPER.email })
+        const { session } = await checkout({ mobile_number: SHOPPER.mobile }, SHOPPER.email)
         expect(session.ok).toBe(true)
         expect(lookups()).toHaveLength(1)
         expect(pushes()).toHaveLength(1)
@@ -155,7 +161,8 @@ medusaIntegrationTestRunner({
       })
 
       it("tells the shopper at once when the mobile number and email have no PayLater account, and pushes nothing", async () => {
-        const { session } = await checkout({ mobile_number: SHOPPER.mobile, email: "someone.else@example.qa" })
+        // The shopper's own email sent by the storefront changes nothing: the cart's is looked up.
+        const { session } = await checkout({ mobile_number: SHOPPER.mobile, email: SHOPPER.email }, "someone.else@example.qa")
         expect(session.ok).toBe(false)
         if (session.ok) return
         expect(session.status).toBe(400)
@@ -165,7 +172,7 @@ medusaIntegrationTestRunner({
       })
 
       it("tells the shopper at once when the spending limit is below the total (250 < 360), in the same words as no account, and pushes nothing", async () => {
-        const { session } = await checkout({ mobile_number: LOW_LIMIT_SHOPPER.mobile, email: LOW_LIMIT_SHOPPER.email })
+        const { session } = await checkout({ mobile_number: LOW_LIMIT_SHOPPER.mobile }, LOW_LIMIT_SHOPPER.email)
         expect(session.ok).toBe(false)
         if (session.ok) return
         expect(session.status).toBe(400)
@@ -174,28 +181,39 @@ medusaIntegrationTestRunner({
         expect(pushes()).toHaveLength(0)
       })
 
-      it("goes on with the push when the look-up fails, and logs it", async () => {
+      // Fail closed: without PayLater's word that the number is the cart's shopper, nothing is pushed.
+      const LOOKUP_UNAVAILABLE = { code: "paylater_lookup_unavailable", message: SHOPPER_MESSAGES.lookup_unavailable.en }
+
+      it("pushes nothing when the look-up fails: 503, the shopper is offered the link, and it is logged", async () => {
         paylater().fault({ endpoint: "shopper", mode: "error", status: 500, count: 10 })
         warnings.length = 0
-        const { session } = await checkout({ mobile_number: SHOPPER.mobile, email: SHOPPER.email })
-        expect(session.ok).toBe(true)
-        expect(pushes()).toHaveLength(1)
-        expect(warnings.some((w) => /shopper look-up for 974\*{5}021 failed .*going on without it/.test(w))).toBe(true)
+        const { session } = await checkout({ mobile_number: SHOPPER.mobile }, SHOPPER.email)
+        expect(session.ok).toBe(false)
+        if (session.ok) return
+        expect(session.status).toBe(503)
+        expect(session.error).toMatchObject(LOOKUP_UNAVAILABLE)
+        expect(pushes()).toHaveLength(0)
+        expect(warnings.some((w) => /shopper look-up for 974\*{5}021 failed .*no Request to Pay is sent/.test(w))).toBe(true)
       })
 
-      it("goes on with the push when the look-up is slower than eligibilityTimeoutMs, and logs it", async () => {
+      it("pushes nothing when the look-up is slower than eligibilityTimeoutMs, and logs it", async () => {
         paylater().fault({ endpoint: "shopper", mode: "slow", delayMs: 6000, count: 1 })
         warnings.length = 0
-        const { session } = await checkout({ mobile_number: SHOPPER.mobile, email: SHOPPER.email })
-        expect(session.ok).toBe(true)
-        expect(pushes()).toHaveLength(1)
+        const { session } = await checkout({ mobile_number: SHOPPER.mobile }, SHOPPER.email)
+        expect(session.ok).toBe(false)
+        if (session.ok) return
+        expect(session.status).toBe(503)
+        expect(session.error).toMatchObject(LOOKUP_UNAVAILABLE)
+        expect(pushes()).toHaveLength(0)
         // Logged only when the short limit ran out: the checkout went on without waiting for the 6 s answer.
         expect(warnings.some((w) => new RegExp(`took longer than ${LOOKUP_TIMEOUT_MS} ms`).test(w))).toBe(true)
       })
 
-      it("skips the look-up when the storefront sent no email, and for payment links by default", async () => {
-        const rtp = await checkout({ mobile_number: SHOPPER.mobile })
+      it("looks up the cart's email when the storefront sent none, and skips the look-up for payment links by default", async () => {
+        // Another sandbox shopper: the previous test's 6 s look-up (SHOPPER's) may still be answered now.
+        const rtp = await checkout({ mobile_number: "5111 8023" }, "shopper3@sandbox.paylater.test")
         expect(rtp.session.ok).toBe(true)
+        expect(lookups().filter((r) => r.query.email === "shopper3@sandbox.paylater.test")).toHaveLength(1)
         expect(pushes()).toHaveLength(1)
 
         const link = await startCheckout(

@@ -4,7 +4,7 @@
  * PayLater; a second run changes nothing and says so. On a store that already has a Qatar region it
  * only adds what is missing, and it never moves Qatar out of another currency's region.
  */
-import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { integrationTestRunner } from "../helpers/runner"
 import {
   createApiKeysWorkflow,
   createLinksWorkflow,
@@ -70,7 +70,7 @@ async function publishableKey(container: MedusaContainer, salesChannelId: string
   return key.token
 }
 
-medusaIntegrationTestRunner({
+integrationTestRunner({
   testSuite: ({ api, getContainer }) => {
     it("sets up Qatar on a fresh store so PayLater takes a cart, and a second run changes nothing", async () => {
       const container = getContainer()

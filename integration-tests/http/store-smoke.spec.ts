@@ -3,38 +3,32 @@
  * sandbox wired in, the seed gives a store that can really check out, and the store / admin
  * helpers work. Payments here go through `pp_system_default`; PayLater flows have their own specs.
  */
-import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { integrationTestRunner } from "../helpers/runner"
+import { useSeededStore } from "../helpers/seeded-store"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { useSandbox } from "../helpers/sandbox"
 import {
   PAYLATER_PROVIDER_ID,
   SYSTEM_PROVIDER_ID,
-  seedStore,
-  type SeedResult,
 } from "../helpers/seed"
 import {
   createAdminUser,
   DE_ADDRESS,
-  storeClient,
   type AdminAuth,
-  type StoreClient,
 } from "../helpers/store-client"
 
 jest.setTimeout(120_000)
 
 const paylater = useSandbox()
 
-medusaIntegrationTestRunner({
+integrationTestRunner({
   testSuite: ({ api, getContainer }) => {
-    let seed: SeedResult
-    let store: StoreClient
+    const { seed, store } = useSeededStore({ api, getContainer })
     let admin: AdminAuth
     let webhookUrl: string
 
     // Runs after the runner's boot and before its snapshot, so every test starts seeded.
     beforeAll(async () => {
-      seed = await seedStore(getContainer())
-      store = storeClient(api, seed.publishableKey)
       admin = await createAdminUser(api, getContainer())
       webhookUrl = paylater.pointWebhooksAt(api)
     })

@@ -11,12 +11,13 @@
  * refunds, sessions, collections) compared with its value before: refusals must change nothing.
  */
 import fc from "fast-check"
-import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { integrationTestRunner } from "../helpers/runner"
+import { useSeededStore } from "../helpers/seeded-store"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { useSandbox } from "../helpers/sandbox"
 import { paymentState, type PaymentState } from "../helpers/payment-state"
-import { PAYLATER_PROVIDER_ID, seedStore, type SeedResult } from "../helpers/seed"
-import { startCheckout, storeClient, type StoreClient } from "../helpers/store-client"
+import { PAYLATER_PROVIDER_ID } from "../helpers/seed"
+import { startCheckout } from "../helpers/store-client"
 import { watchWebhookPipeline, type WebhookPipelineWatch } from "../helpers/webhook-pipeline"
 import { ledgerForCart } from "./paylater-link/ledger"
 import { watchProcessPayment, type PipelineWatch } from "./paylater-link/pipeline"
@@ -80,10 +81,9 @@ function expectNoPollution(): void {
   expect(({} as Record<string, unknown>)[POLLUTION_MARK]).toBeUndefined()
 }
 
-medusaIntegrationTestRunner({
+integrationTestRunner({
   testSuite: ({ api, getContainer }) => {
-    let seed: SeedResult
-    let store: StoreClient
+    const { seed, store } = useSeededStore({ api, getContainer })
     let keys: Keys
     let base: string
     const ids = { canary: "", canaryCart: "", pending: "", paid: "", paidCart: "" }
@@ -98,8 +98,6 @@ medusaIntegrationTestRunner({
     }
 
     beforeAll(async () => {
-      seed = await seedStore(getContainer())
-      store = storeClient(api, seed.publishableKey)
       base = api.defaults.baseURL!
       const { merchantId, webhookSecret } = paylater().options
       keys = { merchantId, secret: webhookSecret }

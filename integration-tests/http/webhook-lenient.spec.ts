@@ -5,11 +5,12 @@
  * and change nothing. The store checks the merchant id (PAYLATER_MERCHANT_ID=138).
  */
 import { createHash, createHmac } from "node:crypto"
-import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
+import { integrationTestRunner } from "../helpers/runner"
+import { useSeededStore } from "../helpers/seeded-store"
 import { useEnv } from "../helpers/env"
 import { useSandbox } from "../helpers/sandbox"
-import { PAYLATER_PROVIDER_ID, seedStore, type SeedResult } from "../helpers/seed"
-import { startCheckout, storeClient, type StoreClient } from "../helpers/store-client"
+import { PAYLATER_PROVIDER_ID } from "../helpers/seed"
+import { startCheckout } from "../helpers/store-client"
 import { watchWebhookPipeline } from "../helpers/webhook-pipeline"
 import { eventually, ledgerForCart } from "./paylater-link/ledger"
 import { decideOnLink } from "./paylater-link/shopper"
@@ -34,16 +35,10 @@ function sign(
 const fullUpper = (t: string) => t.toUpperCase()
 const phpUpper = (t: string) => t.replace(/[a-z]/g, (c) => c.toUpperCase())
 
-medusaIntegrationTestRunner({
+integrationTestRunner({
   testSuite: ({ api, getContainer }) => {
-    let seed: SeedResult
-    let store: StoreClient
+    const { seed, store } = useSeededStore({ api, getContainer })
     const keep = { validateStatus: () => true }
-
-    beforeAll(async () => {
-      seed = await seedStore(getContainer())
-      store = storeClient(api, seed.publishableKey)
-    })
 
     beforeEach(() => {
       // Only the hand-written notifications below reach the store.

@@ -116,7 +116,21 @@ describe("NODE_ENV=production boot of the dev store", () => {
       { PAYLATER_API_BASE_URL: "http://api.paylater.example" },
       [/apiBaseUrl http:\/\/api\.paylater\.example is plain http/],
     ],
-    ["a loopback live API base", { PAYLATER_API_BASE_URL: "https://127.0.0.1:8443" }, [/apiBaseUrl https:\/\/127\.0\.0\.1:8443 is this machine/]],
+    ["a loopback live API base", { PAYLATER_API_BASE_URL: "https://127.0.0.1:8443" }, [/apiBaseUrl https:\/\/127\.0\.0\.1:8443 is in the loopback address range/]],
+    ["an IPv4-mapped IPv6 live API base (reaches 0.0.0.0)", { PAYLATER_API_BASE_URL: "https://[::ffff:0:0]" }, [/apiBaseUrl https:\/\/\[::ffff:0:0\] is in the ipv4Mapped address range/]],
+    ["localhost with a trailing dot", { PAYLATER_API_BASE_URL: "https://localhost." }, [/apiBaseUrl https:\/\/localhost\. is this machine/]],
+    ["the cloud metadata address", { PAYLATER_API_BASE_URL: "https://169.254.169.254" }, [/is in the linkLocal address range/]],
+    ["a private 10.x address", { PAYLATER_API_BASE_URL: "https://10.0.0.5" }, [/is in the private address range/]],
+    [
+      "NODE_ENV=prod (production to Medusa) with the sandbox's secrets",
+      { NODE_ENV: "prod", PAYLATER_CLIENT_SECRET: "sandbox-secret", PAYLATER_WEBHOOK_SECRET: "sandbox-webhook-secret" },
+      [/clientSecret is the local PayLater sandbox's built-in value/, /webhookSecret is the local PayLater sandbox's built-in value/],
+    ],
+    [
+      "NODE_ENV=prod with a plain-http loopback API base",
+      { NODE_ENV: "prod", PAYLATER_API_BASE_URL: "http://127.0.0.1:4010" },
+      [/apiBaseUrl http:\/\/127\.0\.0\.1:4010 is plain http/],
+    ],
     [
       "the local sandbox's secrets for live payments",
       { PAYLATER_CLIENT_SECRET: "sandbox-secret", PAYLATER_WEBHOOK_SECRET: "sandbox-webhook-secret" },
@@ -130,16 +144,10 @@ describe("NODE_ENV=production boot of the dev store", () => {
     expect(output).not.toMatch(/Server is ready/)
   })
 
-  it("boots a good configuration (an intended local API base) and warns once that merchantId is unset", async () => {
-    const migrate = medusa(["db:migrate"], { ...LIVE, PAYLATER_ENVIRONMENT: "sandbox" })
-    expect(await migrate.exited).toBe(0)
-
+  /** Boots with `extra` until /health answers 200; returns the output so far. */
+  async function goodBoot(extra: Record<string, string>): Promise<string> {
     const port = await freePort()
-    const run = medusa(["start", "--port", String(port)], {
-      ...LIVE,
-      PAYLATER_API_BASE_URL: "http://127.0.0.1:4010",
-      PAYLATER_ALLOW_INSECURE_API_BASE: "true",
-    })
+    const run = medusa(["start", "--port", String(port)], extra)
     try {
       let status = 0
       while (status !== 200) {
@@ -150,11 +158,24 @@ describe("NODE_ENV=production boot of the dev store", () => {
           () => 0
         )
       }
-      expect(guardMessage(run.output())).toBe("")
-      expect(run.output().match(/PayLater: merchantId is not set/g)).toHaveLength(1)
+      return run.output()
     } finally {
       run.child.kill("SIGTERM")
       await run.exited
     }
+  }
+
+  it("boots good configurations: a real https host under NODE_ENV=prod, and an intended local API base; warns once that merchantId is unset", async () => {
+    const migrate = medusa(["db:migrate"], { ...LIVE, PAYLATER_ENVIRONMENT: "sandbox" })
+    expect(await migrate.exited).toBe(0)
+
+    // Names are not resolved at boot: a real https host boots (nothing is sent to it here).
+    const real = await goodBoot({ ...LIVE, NODE_ENV: "prod", PAYLATER_API_BASE_URL: "https://connect.paylaterapp.com" })
+    expect(guardMessage(real)).toBe("")
+    expect(real.match(/PayLater: merchantId is not set/g)).toHaveLength(1)
+
+    const local = await goodBoot({ ...LIVE, PAYLATER_API_BASE_URL: "http://127.0.0.1:4010", PAYLATER_ALLOW_INSECURE_API_BASE: "true" })
+    expect(guardMessage(local)).toBe("")
+    expect(local.match(/PayLater: merchantId is not set/g)).toHaveLength(1)
   })
 })

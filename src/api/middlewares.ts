@@ -1,16 +1,6 @@
-import { defineMiddlewares, type MedusaNextFunction, type MedusaRequest, type MedusaResponse } from "@medusajs/framework/http"
-import { withPaymentCollection } from "../providers/paylater/request-context"
-import { limitPayLaterStarts } from "./store/paylater/start-limit"
-
-/** The collection in the path travels to the provider's write-ahead (request-context.ts). */
-function rememberPaymentCollection(req: MedusaRequest, _res: MedusaResponse, next: MedusaNextFunction): void {
-  const id = req.params?.id
-  if (typeof id === "string" && id) {
-    withPaymentCollection(id, () => next())
-    return
-  }
-  next()
-}
+import { defineMiddlewares } from "@medusajs/framework/http"
+import { refuseAlreadyPlaced } from "./store/paylater/already-placed"
+import { guardPayLaterStart } from "./store/paylater/start-guard"
 
 export default defineMiddlewares({
   routes: [
@@ -22,11 +12,13 @@ export default defineMiddlewares({
       bodyParser: false,
     },
     {
-      // Each PayLater session pushes to a phone or creates a link at PayLater: budgets per number and
-      // cart. The collection in the path then travels to the provider's write-ahead.
+      // A placed order takes no new PayLater payment (already-placed.ts, first: a refused start
+      // spends no budget). Each PayLater session pushes to a phone or creates a link at PayLater:
+      // budgets, the shopper look-up with the cart's own email, and the facts the provider needs
+      // (start-guard.ts).
       matcher: "/store/payment-collections/:id/payment-sessions",
       method: ["POST"],
-      middlewares: [limitPayLaterStarts, rememberPaymentCollection],
+      middlewares: [refuseAlreadyPlaced, guardPayLaterStart],
     },
   ],
 })

@@ -1,79 +1,82 @@
 import { createHmac } from "node:crypto"
-import { normalizeQatarMobile } from "../lib/paylater"
-import { lookUpWanted } from "../providers/paylater/eligibility"
-import type { Budget } from "../providers/paylater/limit-options"
-import type { ResolvedProviderOptions } from "../providers/paylater/options"
-import { PAYLATER_RTP_PROVIDER } from "../medusa-records/session"
-import { giveBack, takeSlot, type SlotLocking } from "./slots"
+import type { Budget, LimitSettings } from "../providers/paylater/limit-options"
+import type { BudgetCounter } from "./counter"
 
 /**
- * The budgets one "start a PayLater payment" request spends (a payment session created through the
- * store API): a Request to Pay spends one of its cart's and one of its mobile number's; a payment
- * link one of its cart's, and one of the number's when a shopper look-up will be made for it
- * (eligibilityCheck "all"). The look-up made before a push is part of that push's use: a look-up
- * that refuses still spent it, so the look-up cannot be used to probe numbers either.
+ * The budgets a PayLater payment started through the store API spends (docs/security.md):
+ *
+ * - every start, before anything else: one of its client address's, one of the store-wide ceiling's
+ *   and one of its cart's (Requests to Pay and links have their own cart budgets). A start that the
+ *   shopper look-up then refuses has spent these: probing numbers costs the prober;
+ * - a Request to Pay, only once the look-up matched the number with the cart's email, right before
+ *   the push: one of its mobile number's. So the number's budget counts pushes actually sent, and a
+ *   stranger who does not know the shopper's email cannot spend it.
  *
  * A cart is its payment collection (Medusa gives a cart exactly one). Mobile numbers are kept only
- * as a keyed digest: lock keys may be listed by anyone with access to Redis.
+ * as a keyed digest: the store's keys may be listed by anyone with access to Redis or the database.
  */
 
 /** The `code` of the 429 answer; the storefront kit knows it as `too_many_requests`. */
 export const TOO_MANY_REQUESTS_CODE = "paylater_too_many_requests"
 
-/** The `code` of the 503 answer when the locking module fails and the budgets cannot be checked. */
+/** The `code` of the 503 answer when the budgets' store fails and they cannot be checked. */
 export const LIMITS_UNAVAILABLE_CODE = "paylater_limits_unavailable"
 
-export interface PaymentStartRequest {
-  providerId: string
-  paymentCollectionId: string
-  /** What the storefront sent as the session's data. */
-  data: Record<string, unknown> | undefined
-}
+export type BudgetName = "client" | "store" | "cart" | "mobile"
 
 export type LimitVerdict =
   | { allowed: true }
-  | { allowed: false; spent: "mobile" | "cart"; budget: Budget; mobile: string | null }
+  | { allowed: false; spent: BudgetName; budget: Budget; retryAfterSeconds: number }
 
-function mobileOf(data: Record<string, unknown> | undefined): string | null {
-  try {
-    return normalizeQatarMobile(data?.mobile_number)
-  } catch {
-    // The provider refuses a malformed number before any call; only the cart's budget applies.
-    return null
-  }
+export interface StartRequest {
+  requestToPay: boolean
+  paymentCollectionId: string
+  /** The client's address as counted (client-address.ts). */
+  client: string
 }
 
-/** A stable, secret-keyed name for a number: the same on every instance, useless to a reader of Redis. */
+/** A stable, secret-keyed name for a number: the same on every instance, useless to a reader of the store. */
 export function mobileBudgetName(mobile: string, secret: string): string {
   return `mobile:${createHmac("sha256", secret).update(`paylater-limit:${mobile}`).digest("hex").slice(0, 32)}`
 }
 
-export async function spendPaymentStartBudget(
-  locking: SlotLocking,
-  options: ResolvedProviderOptions,
-  request: PaymentStartRequest
-): Promise<LimitVerdict> {
-  const rtp = PAYLATER_RTP_PROVIDER.test(request.providerId)
-  const { limits } = options
-  const cartBudget = rtp ? limits.requestToPayPerCart : limits.paymentLinkPerCart
-  const mobile = mobileOf(request.data)
-  const countsForMobile = mobile !== null && (rtp || lookUpWanted(options.checkout.eligibility.mode, "link"))
-
-  const cart = await takeSlot(locking, `${rtp ? "rtp" : "link"}-cart:${request.paymentCollectionId}`, cartBudget)
-  if (!cart) {
-    return { allowed: false, spent: "cart", budget: cartBudget, mobile }
-  }
-  if (countsForMobile) {
-    const taken = await takeSlot(locking, mobileBudgetName(mobile, options.config.webhookSecret), limits.requestToPayPerMobile).catch(
-      async (error) => {
-        await giveBack(locking, cart)
-        throw error
-      }
-    )
-    if (!taken) {
-      await giveBack(locking, cart)
-      return { allowed: false, spent: "mobile", budget: limits.requestToPayPerMobile, mobile }
+/** Spends a start's client, store-wide and cart budgets, all or none. */
+export async function spendStartBudgets(counter: BudgetCounter, limits: LimitSettings, request: StartRequest): Promise<LimitVerdict> {
+  const wanted: Array<{ spent: BudgetName; key: string; budget: Budget }> = [
+    { spent: "client", key: `client:${request.client}`, budget: limits.startsPerClient },
+    { spent: "store", key: "store", budget: limits.startsPerStore },
+    request.requestToPay
+      ? { spent: "cart", key: `rtp-cart:${request.paymentCollectionId}`, budget: limits.requestToPayPerCart }
+      : { spent: "cart", key: `link-cart:${request.paymentCollectionId}`, budget: limits.paymentLinkPerCart },
+  ]
+  const taken: typeof wanted = []
+  const giveBackTaken = () => Promise.all(taken.map((t) => counter.giveBack(t.key, t.budget)))
+  for (const use of wanted) {
+    let result
+    try {
+      result = await counter.spend(use.key, use.budget)
+    } catch (error) {
+      await giveBackTaken()
+      throw error
     }
+    if (!result.ok) {
+      // A start refused by one budget spends none of the others.
+      await giveBackTaken()
+      return { allowed: false, spent: use.spent, budget: use.budget, retryAfterSeconds: result.retryAfterSeconds }
+    }
+    taken.push(use)
   }
   return { allowed: true }
+}
+
+/** Spends one push to `mobile` (normalised), right before it is sent. */
+export async function spendPushBudget(
+  counter: BudgetCounter,
+  limits: LimitSettings,
+  mobile: string,
+  secret: string
+): Promise<LimitVerdict> {
+  const budget = limits.requestToPayPerMobile
+  const result = await counter.spend(mobileBudgetName(mobile, secret), budget)
+  return result.ok ? { allowed: true } : { allowed: false, spent: "mobile", budget, retryAfterSeconds: result.retryAfterSeconds }
 }

@@ -95,7 +95,7 @@ export function clientForRegistration(container: MedusaContainer, registrationId
 
 /**
  * One run covers every registration: the longest look-back and the largest batch and concurrency
- * any of them asks for (a store normally has one).
+ * any of them asks for, the smallest calls-per-minute budget (a store normally has one).
  */
 export function runSettings(registrations: PayLaterRegistration[]): ReconcileSettings {
   const all = registrations.map((r) => r.options?.reconcile ?? RECONCILE_DEFAULTS)
@@ -104,6 +104,8 @@ export function runSettings(registrations: PayLaterRegistration[]): ReconcileSet
     lookbackMinutes: Math.max(...all.map((s) => s.lookbackMinutes)),
     batchSize: Math.max(...all.map((s) => s.batchSize)),
     concurrency: Math.max(...all.map((s) => s.concurrency)),
+    // A limit on what PayLater is sent: the strictest one wins.
+    maxCallsPerMinute: Math.min(...all.map((s) => s.maxCallsPerMinute)),
   }
 }
 

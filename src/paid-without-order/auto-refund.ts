@@ -8,7 +8,7 @@ import type { AttentionRecord } from "../modules/paylater-activity/types"
 import { sendGuardedRefund } from "../providers/paylater/refund-guard"
 import { clientForRegistration, configuredRegistrations, registrationIdOf } from "../medusa-records/registrations"
 import { completionLockKey } from "./refund-plan"
-import { placedWithItsSession } from "./listing"
+import { heldByAnOrder } from "../medusa-records/order-owner"
 import { afterFailure, isAbandoned, isDue, readPlan, startRefund, type AutoRefund } from "./refund-plan"
 
 /**
@@ -102,8 +102,8 @@ async function refundOne(container: MedusaContainer, activity: PayLaterActivityM
   if (!item || item.status !== "open" || !plan || !isDue(plan, now)) {
     return "skipped"
   }
-  if (item.payment_id && item.session_id && (await placedWithItsSession(container, item.session_id))) {
-    // A retried completion placed the order with this very payment after all.
+  if (item.paylater_order_id && (await heldByAnOrder(container, item.paylater_order_id, item.payment_collection_id ?? null))) {
+    // An order holds this very payment (a retried completion placed it): it is the order's, never refunded.
     await savePlan(activity, item, { ...plan, state: "stopped", next_attempt_at: null, last_error: null })
     await activity.resolveAttention(item.id, { resolution: "resolved", note: "The order was placed with this payment after all; nothing refunded." })
     return "order_placed"

@@ -5,9 +5,9 @@ import { toAmountText } from "../providers/paylater/money"
 import type { AttentionRecord } from "../modules/paylater-activity/types"
 import type { PaidWithoutOrderPolicy } from "../providers/paylater/options"
 import { configuredRegistrations, registrationIdOf } from "../medusa-records/registrations"
-import type { PayLaterSessionData } from "../providers/paylater/session-data"
 import { ownersOf } from "../medusa-records/owners"
-import { PAYLATER_PROVIDER, readPayLaterSession } from "../medusa-records/session"
+import { heldByAnOrder } from "../medusa-records/order-owner"
+import { PAYLATER_PROVIDER } from "../medusa-records/session"
 import { blocksCompletion, planFor, readPlan, type AutoRefund } from "./refund-plan"
 
 /**
@@ -54,10 +54,24 @@ export interface PaidAttempt {
   detail?: Record<string, unknown>
 }
 
-/** Lists one paid attempt without an order (idempotent: the same PayLater order gives the same row). */
+/**
+ * Lists one paid attempt without an order (idempotent: the same PayLater order gives the same row).
+ * The one gate to the list: an attempt whose money an order holds is never listed, and when the
+ * cart is an order with another payment this one is the extra: the shopper paid twice.
+ */
 export async function flagPaidAttempt(container: MedusaContainer, paid: PaidAttempt): Promise<AttentionRecord | null> {
   const activity = activityModuleOf(container)
   if (!activity) return null
+  if (await heldByAnOrder(container, paid.paylater_order_id, paid.payment_collection_id ?? null)) return null
+  const owner = paid.payment_collection_id ? (await ownersOf(container, [paid.payment_collection_id])).get(paid.payment_collection_id) : null
+  if (owner?.order_id) {
+    paid = {
+      ...paid,
+      cart_id: paid.cart_id ?? owner.cart_id,
+      order_id: owner.order_id,
+      reason: `cart ${owner.cart_id ?? paid.cart_id ?? "?"} became order ${owner.order_id} with another payment, so the shopper paid twice`,
+    }
+  }
   const plan = planFor(policyOf(container, paid.provider_id), paid.paid_at)
   return activity.flagForAttention("paid_without_order", {
     dedupe_key: dedupeKeyOf(paid.paylater_order_id),
@@ -83,55 +97,41 @@ export async function recordedPaymentOf(container: MedusaContainer, sessionId: s
 }
 
 /**
- * The payment's own session still exists and its cart is an order: the payment is that order's.
- * Once Medusa deleted the session (a failed completion does), an order of the cart was paid some
- * other way, and this money is not part of it.
- */
-export async function placedWithItsSession(container: MedusaContainer, sessionId: string): Promise<boolean> {
-  return !!(await readPayLaterSession(container, sessionId))?.order_id
-}
-
-/**
- * A PayLater payment recorded in Medusa (PayLater said paid) whose cart has no order: listed, with
- * its Medusa payment, which the refund goes through. Read from the payment, not the session:
- * Medusa's own cart completion, when it fails after the payment, deletes the paid session (and
- * tries a refund itself, too early for PayLater). Null when it is not (or no longer) such a payment.
+ * A PayLater payment recorded in Medusa (PayLater said paid) whose cart has no order with it: listed
+ * with its Medusa payment, which the refund goes through. Decided from the session's paid ledger row
+ * (never the payment's data); Medusa's payment only names the payment the refund goes through (a
+ * failed completion deletes the paid session, so it is looked up by session id). Null when it is
+ * not (or no longer) such a payment: an order holds it, or it has no cart.
  */
 export async function flagPaidWithoutOrder(
   container: MedusaContainer,
   sessionId: string,
   why: { signal: string; error?: string | null }
 ): Promise<AttentionRecord | null> {
+  const activity = activityModuleOf(container)
+  if (!activity) return null
+  const rows = await activity.attemptsOfSession(sessionId)
+  const row = rows.find((r) => r.state === "paid" && !r.superseded_by) ?? null
   const payment = await recordedPaymentOf(container, sessionId)
-  const data = (payment?.data ?? {}) as PayLaterSessionData
-  if (!payment || !data.paylater_order_id) {
+  if (!row || !payment) {
     return null
   }
-  const attempt = (await activityModuleOf(container)?.findAttempt(data.paylater_order_id)) ?? null
-  if (attempt && attempt.session_id !== sessionId) {
-    return null
-  }
-  if (await placedWithItsSession(container, sessionId)) {
-    return null
-  }
-  const owner = (await ownersOf(container, [payment.payment_collection_id])).get(payment.payment_collection_id)
+  const collectionId = row.payment_collection_id ?? payment.payment_collection_id
+  const owner = (await ownersOf(container, [collectionId])).get(collectionId)
   if (!owner?.cart_id) {
     return null
   }
   return flagPaidAttempt(container, {
-    paylater_order_id: data.paylater_order_id,
+    paylater_order_id: row.paylater_order_id,
     session_id: sessionId,
-    provider_id: payment.provider_id,
-    // The ledger's exact amount; the payment's data only for a payment made before the ledger.
-    amount: attempt ? toAmountText(attempt.raw_amount ?? attempt.amount) : (data.amount ?? "0.00"),
-    paid_at: new Date((payment.captured_at ?? payment.created_at ?? Date.now()) as string | Date),
-    payment_id: payment.id,
-    payment_collection_id: payment.payment_collection_id,
+    provider_id: row.provider_id ?? payment.provider_id,
+    amount: toAmountText(row.raw_amount ?? row.amount),
+    paid_at: new Date((row.last_status_at ?? payment.captured_at ?? payment.created_at ?? Date.now()) as string | Date),
+    payment_id: row.payment_id ?? payment.id,
+    payment_collection_id: collectionId,
     cart_id: owner.cart_id,
-    reason: owner.order_id
-      ? `cart ${owner.cart_id} became order ${owner.order_id} with another payment, so the shopper paid twice`
-      : `cart ${owner.cart_id} could not become an order${why.error ? ` (${why.error.slice(0, 300)})` : ""}`,
-    detail: { signal: why.signal, paylater_ref: data.paylater_ref ?? null },
+    reason: `cart ${owner.cart_id} could not become an order${why.error ? ` (${why.error.slice(0, 300)})` : ""}`,
+    detail: { signal: why.signal, paylater_ref: row.paylater_ref ?? null },
   })
 }
 

@@ -3,7 +3,7 @@
  * when it loads the file, so this cannot be a provider option.
  *
  * - unset: every 2 minutes. A lost webhook then costs at most a couple of minutes, and each run asks
- *   PayLater about at most `reconcileBatchSize` payments.
+ *   PayLater at most `reconcileMaxCallsPerMinute` times a minute (reconciliation/call-budget.ts).
  * - a cron expression (5 fields, or 6 with seconds), e.g. "* * * * *" for every minute.
  * - "off": the job still loads but every run returns at once (the workflow can still be run by hand).
  *   Integration tests use it so that no background run changes what a test observes.

@@ -2,7 +2,7 @@
  * Which PayLater payments one reconciliation run asks about, in what order, and how the run is
  * bounded. Pure: no Medusa, no clock of its own, so every rule is unit-tested.
  */
-import { stillPayable } from "../modules/paylater-activity/attempt-state"
+import { askDueAt, askNow } from "../modules/paylater-activity/attempt-state"
 import type { AttemptRecord } from "../modules/paylater-activity/ledger-port"
 import type { PayLaterSessionData } from "../providers/paylater/session-data"
 
@@ -19,8 +19,8 @@ export interface SessionCandidate {
   cart_id: string | null
   /** The cart's order (storefront) or the collection's order (point of sale). */
   order_id: string | null
-  /** The session's current attempt in the ledger; null for a session started before the ledger. */
-  attempt: Pick<AttemptRecord, "paylater_order_id" | "state" | "expires_at" | "last_status_at"> | null
+  /** The session's current attempt in the ledger; null when nothing was ever sent to PayLater. */
+  attempt: Pick<AttemptRecord, "paylater_order_id" | "state" | "expires_at" | "last_status_at" | "next_ask_at" | "created_at"> | null
 }
 
 /**
@@ -67,7 +67,7 @@ export function sessionReason(c: SessionCandidate, now: Date, lookbackMinutes: n
   if (time(c.created_at) < now.getTime() - lookbackMinutes * 60_000) {
     return null
   }
-  if (c.attempt ? c.attempt.state === "never_started" : !c.data?.paylater_order_id) {
+  if (!c.attempt || c.attempt.state === "never_started") {
     // Never reached PayLater (the create was refused): there is nothing to ask about.
     return null
   }
@@ -77,9 +77,8 @@ export function sessionReason(c: SessionCandidate, now: Date, lookbackMinutes: n
       // that heard it stopped before authorizing. Money taken, no order: the worst state.
       return "paid_without_order"
     }
-    // Only the ledger says whether PayLater could still take money for it; a session started
-    // before the ledger existed is asked about within the look-back, as it always was.
-    return !c.attempt || stillPayable(c.attempt, now) ? "pending" : null
+    // Asked at its own next-ask time until PayLater itself ends it (attempt-state.ts askNow).
+    return askNow(c.attempt, now) ? "pending" : null
   }
   if (c.status === "authorized" && c.cart_id && !c.order_id) {
     // PayLater said paid and Medusa recorded the payment, but the cart never became an order.
@@ -88,9 +87,9 @@ export function sessionReason(c: SessionCandidate, now: Date, lookbackMinutes: n
   return null
 }
 
-/** Open (not paid, not ended): asked about while payable, then let lapse (settleDetachedAttempt). */
-export function attemptIsOpen(c: AttemptCandidate): boolean {
-  return c.attempt.state === "open" || c.attempt.state === "starting"
+/** Open (not paid, not ended by PayLater) and due at `now`: asked about (settleDetachedAttempt). */
+export function attemptIsDue(c: AttemptCandidate, now: Date): boolean {
+  return askNow(c.attempt, now)
 }
 
 const iso = (at: Date | string | null | undefined): string | null => (at ? new Date(at).toISOString() : null)
@@ -103,11 +102,16 @@ function staleness(c: Candidate): number {
   return time(iso(c.attempt.last_status_at)) || time(iso(c.attempt.created_at))
 }
 
+function dueOf(c: Candidate): number {
+  if (c.kind === "attempt") return askDueAt(c.attempt)
+  return askDueAt({ next_ask_at: c.attempt?.next_ask_at ?? null, created_at: c.attempt?.created_at ?? c.created_at })
+}
+
 /**
- * Paid-without-order first (money taken, no order: the worst state), then every other candidate by
- * how long ago PayLater was last asked about it (never asked counts from its creation or deletion).
- * Sessions a screen or webhook just refreshed thus wait, and a long queue is worked through in
- * turns instead of the same first N every run. Ties keep a stable order by id.
+ * Paid-without-order first (money taken, no order: the worst state), then every open row that is
+ * due, oldest due first (each row's own next-ask time, attempt-state.ts). A flood of new rows thus
+ * waits behind an old row's next question instead of starving it. Ties keep a stable order by id.
+ * Pure: `now` is an input, so a scheduler above it (a calls-per-minute cap) can reuse it.
  */
 export function selectBatch(input: SelectionInput): Selection {
   const { now, lookbackMinutes, batchSize } = input
@@ -119,13 +123,15 @@ export function selectBatch(input: SelectionInput): Selection {
     else if (reason === "pending") rest.push(s)
   }
   for (const a of input.attempts) {
-    if (attemptIsOpen(a)) rest.push(a)
+    if (attemptIsDue(a, now)) rest.push(a)
     // Paid and on no list yet (candidates.ts): listed by settling it again.
     else if (a.attempt.state === "paid") urgent.push(a)
   }
   const byStaleness = (a: Candidate, b: Candidate) => staleness(a) - staleness(b) || idOf(a).localeCompare(idOf(b))
+  // Oldest due first: each row's own next-ask time (backoff), so new rows queue behind an old one.
+  const byDue = (a: Candidate, b: Candidate) => dueOf(a) - dueOf(b) || idOf(a).localeCompare(idOf(b))
   urgent.sort(byStaleness)
-  rest.sort(byStaleness)
+  rest.sort(byDue)
   const ordered = [...urgent, ...rest]
   const size = Math.max(0, Math.floor(batchSize))
   return { batch: ordered.slice(0, size), eligible: ordered.length, deferred: Math.max(0, ordered.length - size) }
@@ -149,6 +155,8 @@ export type Outcome =
   | "unavailable"
   /** The session disappeared between listing and asking. */
   | "gone"
+  /** Settling it threw (not PayLater's fault): counted on its row, listed for a person when it keeps failing. */
+  | "error"
 
 /** Failures in a row after which a run stops: PayLater is down, hammering it helps nobody. */
 export const MAX_CONSECUTIVE_UNAVAILABLE = 3
@@ -161,14 +169,15 @@ export interface PoolResult<T, R> {
 
 /**
  * Runs `work` over `items` with at most `concurrency` at a time, in order. Before each start,
- * `stop(resultsSoFar)` may end the run (time budget, PayLater down); items in flight finish.
+ * `stop(resultsSoFar)` may end the run (time budget, PayLater down) or wait (the calls-per-minute
+ * pacing, call-budget.ts) before answering; items in flight finish.
  * `work` must not throw (it returns its outcome); a throw is reported by the pool as is.
  */
 export async function runPool<T, R>(
   items: T[],
   concurrency: number,
   work: (item: T) => Promise<R>,
-  stop: (done: R[]) => boolean = () => false
+  stop: (done: R[]) => boolean | Promise<boolean> = () => false
 ): Promise<PoolResult<T, R>> {
   const results: Array<{ item: T; result: R }> = []
   const done: R[] = []
@@ -176,10 +185,13 @@ export async function runPool<T, R>(
   let stopped = false
   const lane = async () => {
     while (!stopped && next < items.length) {
-      if (stop(done)) {
+      if (await stop(done)) {
         stopped = true
         break
       }
+      // Another lane may have taken the last item while this one waited; a start already granted
+      // goes ahead even if another lane has since been told to stop (as items in flight finish).
+      if (next >= items.length) break
       const item = items[next++]
       const result = await work(item)
       results.push({ item, result })

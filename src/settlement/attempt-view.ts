@@ -18,12 +18,8 @@ export function attemptFactsOf(source: AttemptViewSource): AttemptFacts {
   if (source.session_status === "authorized" || source.session_status === "captured") {
     return { state: "paid", expires_at }
   }
-  if (source.attempt) {
-    return { state: source.attempt.state, expires_at }
-  }
-  // A session started before the ledger existed and not migrated: Medusa's own status only.
-  const state = source.session_status === "error" ? "declined" : source.session_status === "canceled" ? "expired" : "open"
-  return { state, expires_at }
+  // Every PayLater session has its row (written before PayLater is called); none means nothing was sent.
+  return { state: source.attempt?.state ?? "never_started", expires_at }
 }
 
 export function viewOfSession(source: AttemptViewSource, now: Date, completionFailed = false): AttemptView {

@@ -2,6 +2,7 @@ import { Modules } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { completionBackoffOf, completionDue } from "../modules/paylater-activity/attempt-state"
 import { activityModuleOf } from "../modules/paylater-activity/resolve"
+import { recordOrderOwner } from "../medusa-records/order-owner"
 import { completionBlockedByRefund } from "../paid-without-order/listing"
 import { completionLockKey } from "../paid-without-order/refund-plan"
 import type { PayLaterSessionContext } from "../medusa-records/session"
@@ -15,22 +16,22 @@ export type CompletionOutcome = { order_id: string } | { order_id: null; error: 
 /**
  * Completes a paid cart unless its payment is being (or was) refunded, and not more often than the
  * attempt's backoff allows after a failure (a sold-out cart is not completed again on every poll).
+ * In the cart's completion critical section (`completionLockKey`, which the automatic refund takes
+ * too), and in the same section the order's owner is recorded from Medusa's payment record.
  */
 export async function completeUnlessRefunded(container: MedusaContainer, context: PayLaterSessionContext): Promise<CompletionOutcome> {
   const cartId = context.cart_id!
-  // A session with no ledger row (started before the upgrade filled it) is still blocked by a
-  // refund listed under the order id its data names: reading session data may only ever stop an order.
-  const orderId =
-    context.attempt?.paylater_order_id ??
-    (typeof context.session_data.paylater_order_id === "string" ? context.session_data.paylater_order_id : undefined)
+  const orderId = context.attempt?.paylater_order_id
   const backoff = completionBackoffOf(context.attempt?.detail)
   if (!completionDue(backoff, new Date())) {
     return { order_id: null, error: backoff!.last_error, tried: false }
   }
+  let entered = false
   try {
     return await container.resolve(Modules.LOCKING).execute(
       completionLockKey(cartId),
       async (): Promise<CompletionOutcome> => {
+        entered = true
         if (await completionBlockedByRefund(container, orderId)) {
           // Its money is going (or went) back to the shopper: an order now would ship unpaid goods.
           return { order_id: null, error: "its payment is refunded (paid without an order)", tried: false }
@@ -40,11 +41,14 @@ export async function completeUnlessRefunded(container: MedusaContainer, context
           if (orderId) await activityModuleOf(container)?.recordCompletionFailure(orderId, completion.error)
           return { ...completion, tried: true }
         }
+        // Whose money it is, from Medusa's payment record, before anything else can see the order.
+        await recordOrderOwner(container, { order_id: completion.order_id, payment_collection_id: context.payment_collection_id })
         return completion
       },
       { timeout: COMPLETION_LOCK_WAIT_SECONDS }
     )
-  } catch {
+  } catch (error) {
+    if (entered) throw error
     return { order_id: null, error: "a completion or refund of this cart is under way", tried: false }
   }
 }

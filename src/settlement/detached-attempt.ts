@@ -1,7 +1,6 @@
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { isPayLaterError, logRef, type PayLaterApi } from "../lib/paylater"
-import { stillPayable } from "../modules/paylater-activity/attempt-state"
 import type { AttemptRecord } from "../modules/paylater-activity/ledger-port"
 import { activityModuleOf } from "../modules/paylater-activity/resolve"
 import { toAmountText } from "../providers/paylater/money"
@@ -50,7 +49,10 @@ export async function settleDetachedAttempt(
   const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
   let current = row
   let asked = false
-  const wanted = row.state !== "paid" && input.reported !== "pending" && input.reported !== "failed" && (input.reported === "success" || stillPayable(row, new Date()))
+  // Open rows are asked until PayLater itself ends them: past its expiry too (the final status call),
+  // never lapsed on our clock alone. Ended ones only on a verified `success`, which PayLater confirms.
+  const open = row.state === "open" || row.state === "starting"
+  const wanted = row.state !== "paid" && input.reported !== "pending" && input.reported !== "failed" && (input.reported === "success" || open)
   // A public screen polling a gone session asks PayLater at most once per interval, like a live one.
   if (wanted && (!input.throttle_seconds || (await takeStatusSlot(container, row.paylater_order_id, input.throttle_seconds)))) {
     const registration = registrationOf(container, row)
@@ -70,10 +72,11 @@ export async function settleDetachedAttempt(
         })) ?? row
     } catch (error) {
       logger.warn(`PayLater: status of ${logRef(row.paylater_order_id)} unavailable (${isPayLaterError(error) ? error.code : "unknown"})`)
+      if (!isPayLaterError(error)) throw error
+      // Asked and not answered: stays open, asked again at its next-ask time.
+      await activity.recordUnanswered(row.paylater_order_id)
       return { outcome: "detached", session: null, attempt: row, asked: true, changed: false }
     }
-  } else if (row.state === "open" || row.state === "starting") {
-    current = (await activity.lapseAttempt(row.paylater_order_id)) ?? row
   }
   current = await linkToCart(container, current)
   const changed = current.state !== row.state
@@ -83,13 +86,16 @@ export async function settleDetachedAttempt(
   return { outcome: "detached", session: null, attempt: current, asked, changed }
 }
 
-/** The cart and order of the attempt's collection, written on its row once known. */
+/**
+ * The cart of the attempt's collection, written on its row once known. Never the cart's order: only
+ * the attempt whose money the order holds gets that (medusa-records/order-owner.ts).
+ */
 async function linkToCart(container: MedusaContainer, row: AttemptRecord): Promise<AttemptRecord> {
-  if (!row.payment_collection_id || row.cart_id || row.order_id) return row
+  if (!row.payment_collection_id || row.cart_id) return row
   const owner = (await ownersOf(container, [row.payment_collection_id])).get(row.payment_collection_id)
-  if (!owner?.cart_id && !owner?.order_id) return row
-  await activityModuleOf(container)!.linkAttempt(row.paylater_order_id, owner)
-  return { ...row, ...owner }
+  if (!owner?.cart_id) return row
+  await activityModuleOf(container)!.linkAttempt(row.paylater_order_id, { cart_id: owner.cart_id })
+  return { ...row, cart_id: owner.cart_id }
 }
 
 /** Lists a paid detached attempt (idempotent: the same PayLater order gives the same item). */
@@ -113,11 +119,14 @@ async function listPaidDetached(container: MedusaContainer, row: AttemptRecord, 
     reason: whyDetached(row),
     detail: { signal, paylater_ref: row.paylater_ref, superseded_by: row.superseded_by, kind: row.kind },
   })
-  if (news) {
+  if (news && flagged) {
     // Short forms in logs (the whole ids are keys; Settings → PayLater shows them to staff).
     const cart = row.cart_id ? `, cart ${logRef(row.cart_id)}` : ""
+    const why = flagged.order_id
+      ? `the shopper paid twice: order ${logRef(flagged.order_id)} holds another payment`
+      : row.superseded_by ? "superseded attempt" : row.start_error ? "its create's answer was lost" : "its session was deleted"
     logger.error(
-      `PayLater: ${logRef(row.paylater_order_id)} (PayLater ref ${row.paylater_ref ?? "?"}, ${flagged?.amount ?? "?"} QAR${cart}) is paid without an order (${row.superseded_by ? "superseded attempt" : row.start_error ? "its create's answer was lost" : "its session was deleted"}). ${PAID_WITHOUT_ORDER_NEXT_STEP}`
+      `PayLater: ${logRef(row.paylater_order_id)} (PayLater ref ${row.paylater_ref ?? "?"}, ${flagged.amount ?? "?"} QAR${cart}) is paid without an order (${why}). ${PAID_WITHOUT_ORDER_NEXT_STEP}`
     )
   }
 }

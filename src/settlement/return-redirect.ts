@@ -1,7 +1,7 @@
 import type { PayLaterSessionData } from "../providers/paylater/session-data"
 import { fillTemplate } from "../providers/paylater/templates"
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { returnDecisionOf, type ReturnDecision, type ReturnOutcomeHint } from "../modules/paylater-activity/attempt-state"
+import { holdsOrderMoney, returnDecisionOf, type ReturnDecision, type ReturnOutcomeHint } from "../modules/paylater-activity/attempt-state"
 import type { AttemptRecord } from "../modules/paylater-activity/ledger-port"
 import { withStorefront } from "../providers/paylater/templates"
 import { registrationOf } from "./detached-attempt"
@@ -32,8 +32,7 @@ export function redirectFor(
 
 /**
  * A shopper back from PayLater for an attempt whose session is gone (the checkout restarted, or a
- * completion failed): where its row says, with the registration's own templates. An order of the
- * cart is not this money's, so a paid one is "paid, not placed".
+ * completion failed): where its row says, with the registration's own templates.
  */
 export function detachedReturnUrl(container: MedusaContainer, row: AttemptRecord, hint: ReturnOutcomeHint): string | null {
   const registration = registrationOf(container, row)
@@ -47,6 +46,9 @@ export function detachedReturnUrl(container: MedusaContainer, row: AttemptRecord
       pending: withStorefront(templates.pending, storefrontUrl),
     },
   }
-  const decision = returnDecisionOf({ state: row.state, expires_at: row.expires_at, order_id: null, completion_failed: true }, hint, new Date())
+  // The order whose money this row holds (the ledger says so): its confirmation. Any other order of
+  // the cart is not this money's, so a paid one is "paid, not placed" (listed, refunded or held).
+  const orderId = holdsOrderMoney(row) ? row.order_id : null
+  const decision = returnDecisionOf({ state: row.state, expires_at: row.expires_at, order_id: orderId, completion_failed: true }, hint, new Date())
   return redirectFor({ session_id: row.session_id, session_data, cart_id: row.cart_id }, decision)
 }

@@ -7,6 +7,7 @@ import { activityModuleOf } from "../modules/paylater-activity/resolve"
 import { recordOrderCaptures } from "./order-captures"
 import { viewOfSession } from "./attempt-view"
 import { completeUnlessRefunded } from "./completion"
+import { recordOrderOwner } from "../medusa-records/order-owner"
 import { settleDetachedAttempt } from "./detached-attempt"
 import { recordedPaymentOf } from "../paid-without-order/listing"
 import { readPayLaterSession, type PayLaterSessionContext } from "../medusa-records/session"
@@ -196,6 +197,7 @@ async function askAndApply(
   }
   if (current.for_order && current.order_id) {
     await recordOrderCaptures(container, current.session_id, current.order_id)
+    await recordOrderOwner(container, { order_id: current.order_id, payment_collection_id: current.payment_collection_id })
   }
   if (!current.cart_id || current.order_id) {
     return { outcome: "paid", order_id: current.order_id, session: current, asked, changed }
@@ -248,7 +250,6 @@ async function linkAttempt(container: MedusaContainer, context: PayLaterSessionC
     provider_id: context.provider_id,
     payment_collection_id: context.payment_collection_id,
     cart_id: context.cart_id,
-    order_id: context.order_id,
     kind: context.for_order ? "point_of_sale" : row.kind,
     // Paid through Medusa's own completion (the storefront's): the payment it recorded.
     payment_id: paid && !row.payment_id ? ((await recordedPaymentOf(container, context.session_id))?.id ?? null) : null,
@@ -265,6 +266,51 @@ async function announce(
 ): Promise<void> {
   const data: PayLaterPaymentSettledData = { session_id: input.session_id, signal: input.signal, ...what }
   await container.resolve(Modules.EVENT_BUS).emit({ name: PAYLATER_PAYMENT_SETTLED_EVENT, data })
+}
+
+/**
+ * Runs `work` under a lock. Only a lock that was not free in time answers `busy` (somebody else is
+ * settling it right now); any error inside the critical section, or from the locking module itself,
+ * propagates, so the event bus retries the notification and nothing is reported as pending.
+ */
+async function underLock<T>(container: MedusaContainer, key: string, seconds: number, busy: () => T, work: () => Promise<T>): Promise<T> {
+  let entered = false
+  try {
+    return await container.resolve(Modules.LOCKING).execute(
+      key,
+      () => {
+        entered = true
+        return work()
+      },
+      { timeout: seconds }
+    )
+  } catch (error) {
+    if (!entered && /timed?[- ]?out/i.test(String((error as Error)?.message ?? ""))) {
+      return busy()
+    }
+    throw error
+  }
+}
+
+/**
+ * The session's cart is an order: its attempt either holds the order's money (recorded from Medusa's
+ * payment record) or is an extra payment, settled from its row and, if paid, listed as paid twice.
+ * Never authorized into a second Medusa payment on the order.
+ */
+async function settleForPlacedCart(container: MedusaContainer, context: PayLaterSessionContext, input: SettleInput): Promise<SettlementResult> {
+  const owner = await recordOrderOwner(container, { order_id: context.order_id!, payment_collection_id: context.payment_collection_id })
+  const row = context.attempt
+  if (row && owner?.paylater_order_id === row.paylater_order_id) {
+    return { outcome: "paid", order_id: context.order_id, session: { ...context, attempt: owner }, asked: false, changed: false }
+  }
+  if (owner === undefined && isPaid(context)) {
+    // The order's completion is still writing its transactions: this recorded payment is its own.
+    return { outcome: "paid", order_id: context.order_id, session: context, asked: false, changed: false }
+  }
+  if (!row) {
+    return fromRecord(context, false)
+  }
+  return settleDetachedAttempt(container, row, input)
 }
 
 async function settle(container: MedusaContainer, input: SettleInput): Promise<SettlementResult> {
@@ -284,22 +330,28 @@ async function settle(container: MedusaContainer, input: SettleInput): Promise<S
     return { outcome: "unknown_session", session: null, asked: false, changed: false }
   }
   await linkAttempt(container, before)
+  if (before.cart_id && before.order_id) {
+    return settleForPlacedCart(container, before, input)
+  }
   const quick = await settledWithoutAsking(container, before, input)
   if (quick) {
     return quick
   }
-  try {
-    return await container.resolve(Modules.LOCKING).execute(
-      `paylater:settle:${before.session_id}`,
-      async () => {
-        // Another signal may have settled it while we waited for the lock.
-        const current = await rereadSessionRow(container, before)
-        return (await settledWithoutAsking(container, current, input)) ?? (await askAndApply(container, current, input))
-      },
-      { timeout: SETTLE_LOCK_WAIT_SECONDS }
-    )
-  } catch {
-    // The lock was not free in time: somebody else is settling it right now.
-    return fromRecord(before, false)
-  }
+  return underLock(container, `paylater:settle:${before.session_id}`, SETTLE_LOCK_WAIT_SECONDS, () => fromRecord(before, false), async () => {
+    // Another signal may have settled it while we waited for the lock.
+    const current = await rereadSessionRow(container, before)
+    if (!current.cart_id) {
+      return (await settledWithoutAsking(container, current, input)) ?? (await askAndApply(container, current, input))
+    }
+    const latest = await readPayLaterSession(container, current.session_id)
+    if (!latest) {
+      // Deleted while we waited (the paid session of a double submit drops the others): its row.
+      return current.attempt ? settleDetachedAttempt(container, current.attempt, input) : fromRecord(current, false)
+    }
+    if (latest.cart_id && latest.order_id) {
+      // The order was placed meanwhile: this attempt holds its money or is the extra payment.
+      return settleForPlacedCart(container, latest, input)
+    }
+    return (await settledWithoutAsking(container, latest, input)) ?? (await askAndApply(container, latest, input))
+  })
 }

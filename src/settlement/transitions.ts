@@ -1,12 +1,11 @@
-import { randomUUID } from "node:crypto"
 import { setTimeout as sleep } from "node:timers/promises"
 import { completeCartWorkflowId } from "@medusajs/medusa/core-flows"
-import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import type { PayLaterSessionData } from "../providers/paylater/session-data"
 import { SIGNAL_CONTEXT_KEY } from "../modules/paylater-activity/ledger-port"
 import { currentAttemptOf, type PayLaterSessionContext } from "../medusa-records/session"
-import { windowBucket } from "../limits/slots"
+import { takeStatusSlotIn } from "../limits/status-slot"
 
 /**
  * The effects settlement applies, each idempotent and each under the lock the rest of Medusa uses
@@ -17,11 +16,9 @@ import { windowBucket } from "../limits/slots"
 const CART_LOCK_WAIT_SECONDS = 5
 
 /**
- * One slot per session per interval, taken in the locking module and never released: concurrent
- * callers, even on several servers with a shared locking provider, ask PayLater once per interval.
- * The interval is in the key (a fixed bucket, src/limits/slots.ts), because locking-postgres never
- * frees an expired key held by another owner: with the expiry alone the first status call there
- * would be the last. The expiry stays so in-memory and Redis drop old keys. False when the slot is taken.
+ * One slot per session per interval (src/limits/status-slot.ts): concurrent callers, even on several
+ * servers, ask PayLater once per interval. False when the slot is taken. `now` is kept for callers;
+ * the interval starts at the first call (the limiter's own clock).
  */
 export async function takeStatusSlot(
   container: MedusaContainer,
@@ -29,15 +26,8 @@ export async function takeStatusSlot(
   seconds: number,
   now: number = Date.now()
 ): Promise<boolean> {
-  try {
-    await container.resolve(Modules.LOCKING).acquire(`paylater:status-slot:${sessionId}:${windowBucket(seconds, now)}`, {
-      ownerId: `paylater-status:${randomUUID()}`,
-      expire: seconds,
-    })
-    return true
-  } catch {
-    return false
-  }
+  void now
+  return takeStatusSlotIn(container, sessionId, seconds)
 }
 
 /**
@@ -55,23 +45,52 @@ export async function authorizeUnderLock(
 ): Promise<{ data: PayLaterSessionData; payment_id: string } | null> {
   const payment = container.resolve(Modules.PAYMENT)
   const key = context.cart_id ?? `paylater:collection:${context.payment_collection_id}`
+  let entered = false
   try {
     return await container.resolve(Modules.LOCKING).execute(
       key,
       async () => {
+        entered = true
+        let authorized
         try {
           // The signal travels to the provider, which records PayLater's answer with it (attempt ledger).
-          const authorized = await payment.authorizePaymentSession(context.session_id, { [SIGNAL_CONTEXT_KEY]: signal })
-          return authorized ? { data: (authorized.data ?? {}) as PayLaterSessionData, payment_id: authorized.id } : null
-        } catch {
+          authorized = await payment.authorizePaymentSession(context.session_id, { [SIGNAL_CONTEXT_KEY]: signal })
+        } catch (error) {
+          if (!(error instanceof MedusaError)) {
+            // Not a refusal (a database error, a bug): settlement must not read it as "not paid yet".
+            throw error
+          }
           // Not paid (yet), or PayLater unreachable: what it said, if anything, is on the session now.
           return null
         }
+        if (!authorized) return null
+        if (context.cart_id) {
+          await dropOtherSessions(container, context)
+        }
+        return { data: (authorized.data ?? {}) as PayLaterSessionData, payment_id: authorized.id }
       },
       { timeout: CART_LOCK_WAIT_SECONDS }
     )
-  } catch {
-    return null
+  } catch (error) {
+    // The cart lock not free in time (a completion holds it): asked again by the next signal.
+    if (!entered) return null
+    throw error
+  }
+}
+
+/**
+ * Medusa's cart completion takes the collection's first processable session: once PayLater said
+ * this one is paid, the cart's other unpaid sessions (a double submit, a second tab) are deleted
+ * under the cart lock, so the order is placed with this payment. Their attempts stay in the ledger
+ * (deletePayment marks them session-gone); one paid after all is an extra payment, listed.
+ */
+async function dropOtherSessions(container: MedusaContainer, context: PayLaterSessionContext): Promise<void> {
+  const payment = container.resolve(Modules.PAYMENT)
+  const sessions = await payment.listPaymentSessions({ payment_collection_id: context.payment_collection_id }, { select: ["id", "status"] })
+  for (const other of sessions) {
+    if (other.id !== context.session_id && other.status !== "authorized" && other.status !== "captured") {
+      await payment.deletePaymentSession(other.id)
+    }
   }
 }
 

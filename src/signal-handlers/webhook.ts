@@ -7,7 +7,6 @@ import { PAID_WITHOUT_ORDER_NEXT_STEP } from "../paid-without-order/listing"
 import { recordPayLaterActivity } from "../activity/record"
 import { configuredRegistrations } from "../medusa-records/registrations"
 import { settlePayLaterSession, type SettlementResult } from "../settlement/settle"
-import { readWebhookBody } from "../providers/paylater/webhook-input"
 import { queuedFields, readQueuedFields, type PayLaterWebhookEventData } from "./webhook-fields"
 
 export { PAYLATER_WEBHOOK_EVENT, queuedFields, type PayLaterWebhookEventData } from "./webhook-fields"
@@ -57,11 +56,6 @@ function receivedAt(text: string | undefined, now: Date): Date {
  */
 export async function settleQueuedNotification(container: MedusaContainer, data: unknown): Promise<SettlementResult | null> {
   const fields = readQueuedFields(data)
-  const legacy = (data as { raw_body?: unknown } | null)?.raw_body
-  if (!fields && typeof legacy === "string" && Object.prototype.hasOwnProperty.call(data, "raw_body")) {
-    // Queued by a version of the plugin before this one (it queued the body): verified here once.
-    return settleNotification(container, readWebhookBody({ data: {}, rawData: legacy, headers: {} }))
-  }
   if (!fields) {
     container.resolve(ContainerRegistrationKeys.LOGGER).warn("PayLater: a queued webhook without its verified fields was dropped")
     return null

@@ -31,7 +31,10 @@ export async function payLaterAvailability(sdk: PayLaterSdk, regionId: string): 
 export interface ShopperContact {
   /** As typed: "5111 8021", "+974 5111 8021"...; the server normalises and checks it. */
   mobileNumber?: string | null
-  /** Defaults to the cart's email. Used only for PayLater's shopper look-up; never stored. */
+  /**
+   * Defaults to the cart's email. The store API ignores it: its shopper look-up uses the cart's own
+   * email, so save the shopper's email on the cart before a Request to Pay (docs/security.md).
+   */
   email?: string | null
 }
 

@@ -8,6 +8,8 @@ import { SHOPPER_MESSAGES, type Locale, type ShopperMessageKey } from "./message
 
 export type CheckoutErrorCode =
   | "not_eligible"
+  | "email_required"
+  | "lookup_unavailable"
   | "too_many_requests"
   | "amount_out_of_range"
   | "currency"
@@ -17,17 +19,22 @@ export type CheckoutErrorCode =
   | "unconfirmed"
   | "unavailable"
   | "no_link"
+  | "already_placed"
   | "network"
   | "unknown"
 
 /**
+ * already_placed: the cart is an order already (a webhook placed it while the page still showed the
+ * review step): show its confirmation (`orderId`), never take another payment.
  * refused: the details or the order cannot be paid with PayLater as they are (correct them or pick
  * another method); try_later: PayLater could not do it right now; network: the store did not answer.
  */
-export type CheckoutErrorKind = "refused" | "try_later" | "network"
+export type CheckoutErrorKind = "already_placed" | "refused" | "try_later" | "network"
 
 const KIND: Record<CheckoutErrorCode, CheckoutErrorKind> = {
   not_eligible: "refused",
+  email_required: "refused",
+  lookup_unavailable: "try_later",
   amount_out_of_range: "refused",
   currency: "refused",
   invalid_mobile: "refused",
@@ -39,6 +46,7 @@ const KIND: Record<CheckoutErrorCode, CheckoutErrorKind> = {
   unavailable: "try_later",
   no_link: "try_later",
   network: "network",
+  already_placed: "already_placed",
 }
 
 export class PayLaterCheckoutError extends Error {
@@ -50,7 +58,9 @@ export class PayLaterCheckoutError extends Error {
     /** The English text to show (the server's own when it had one, e.g. with the order's range). */
     message: string,
     /** HTTP status of the store's answer; null when there was none. */
-    readonly status: number | null = null
+    readonly status: number | null = null,
+    /** For `already_placed`: the order to show (its confirmation page), as the store named it. */
+    readonly orderId: string | null = null
   ) {
     super(message)
     this.kind = KIND[code]
@@ -66,6 +76,8 @@ export class PayLaterCheckoutError extends Error {
 /** The plugin's sentences, by their opening words (some go on with the order's own numbers). */
 const OPENINGS: Array<[string, CheckoutErrorCode]> = [
   [SHOPPER_MESSAGES.not_eligible.en, "not_eligible"],
+  [SHOPPER_MESSAGES.email_required.en, "email_required"],
+  [SHOPPER_MESSAGES.lookup_unavailable.en, "lookup_unavailable"],
   [SHOPPER_MESSAGES.too_many_requests.en, "too_many_requests"],
   [SHOPPER_MESSAGES.duplicate.en, "duplicate"],
   [SHOPPER_MESSAGES.try_later.en, "try_later"],
@@ -85,6 +97,11 @@ export function toCheckoutError(error: unknown): PayLaterCheckoutError {
   const message = error instanceof Error ? error.message : ""
   if (typeof status !== "number") {
     return new PayLaterCheckoutError("network", SHOPPER_MESSAGES.network.en)
+  }
+  if (message.startsWith(SHOPPER_MESSAGES.already_placed.en)) {
+    // The store names the order after the sentence (the SDK keeps only the message): "… (order_…)".
+    const orderId = /\((order_[A-Za-z0-9]+)\)\s*$/.exec(message)?.[1] ?? null
+    return new PayLaterCheckoutError("already_placed", SHOPPER_MESSAGES.already_placed.en, status, orderId)
   }
   const known = OPENINGS.find(([opening]) => message.startsWith(opening))
   if (known) {

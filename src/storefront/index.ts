@@ -1,7 +1,7 @@
 /**
- * `medusa-payment-paylater/storefront`: what a storefront needs to take PayLater, framework-free
+ * `medusa-payment-paylater-storefront`: what a storefront needs to take PayLater, framework-free
  * and with no dependencies (it works with the storefront's own `@medusajs/js-sdk` instance). React
- * components built on it are in `medusa-payment-paylater/storefront/react`. See
+ * components built on it are in `medusa-payment-paylater-storefront/react`. See
  * docs/storefront-dtc-starter.md for a whole checkout.
  */
 export { PAYLATER_LINK_PROVIDER_ID, PAYLATER_RTP_PROVIDER_ID, type CartLike, type PayLaterSdk, type PaymentSessionLike } from "./sdk"

@@ -17,8 +17,17 @@ export const SHOPPER_MESSAGES = {
     ar: "لا يمكن لـ PayLater قبول هذا الدفع بهذا الرقم وهذا البريد الإلكتروني. استخدم رقم الجوال والبريد الإلكتروني المسجلين في حسابك على PayLater وتأكد أن حد الإنفاق المتاح يغطي هذا الطلب، أو اختر طريقة دفع أخرى.",
   },
   too_many_requests: {
-    en: "Too many PayLater payments were started for this mobile number or this cart. Please wait a few minutes before trying again, or choose another payment method.",
-    ar: "تم بدء عدد كبير جدًا من عمليات الدفع عبر PayLater لهذا الرقم أو لهذه السلة. يرجى الانتظار بضع دقائق قبل المحاولة مرة أخرى، أو اختيار طريقة دفع أخرى.",
+    en: "Too many PayLater payments were started in a short time. Please wait a few minutes before trying again, or choose another payment method.",
+    ar: "تم بدء عدد كبير جدًا من عمليات الدفع عبر PayLater خلال وقت قصير. يرجى الانتظار بضع دقائق قبل المحاولة مرة أخرى، أو اختيار طريقة دفع أخرى.",
+  },
+  // A Request to Pay goes only to the number PayLater matches with the cart's own email.
+  email_required: {
+    en: "Add your email address to your order before paying with the PayLater app: use the email of your PayLater account.",
+    ar: "أضف بريدك الإلكتروني إلى طلبك قبل الدفع عبر تطبيق PayLater: استخدم البريد الإلكتروني المسجل في حسابك على PayLater.",
+  },
+  lookup_unavailable: {
+    en: "PayLater could not check your account just now, so no request was sent to your phone. Pay with the PayLater payment link instead, or try again in a few minutes.",
+    ar: "تعذّر على PayLater التحقق من حسابك الآن، لذلك لم يُرسل أي طلب إلى هاتفك. ادفع عبر رابط الدفع من PayLater بدلًا من ذلك، أو حاول مرة أخرى بعد دقائق.",
   },
   amount_out_of_range: {
     en: "PayLater cannot pay for an order of this amount. Please choose another payment method.",
@@ -47,6 +56,10 @@ export const SHOPPER_MESSAGES = {
   unavailable: {
     en: "PayLater could not be reached to start the payment. Please try again in a moment.",
     ar: "تعذّر الاتصال بـ PayLater لبدء الدفع. يرجى المحاولة بعد قليل.",
+  },
+  already_placed: {
+    en: "This order is already placed and paid. You can see it on its confirmation page; nothing more is charged.",
+    ar: "تم تقديم هذا الطلب ودفعه بالفعل. يمكنك مشاهدته في صفحة التأكيد؛ لن يتم خصم أي مبلغ إضافي.",
   },
   network: {
     en: "We could not reach the store. Check your connection and try again.",

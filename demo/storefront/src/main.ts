@@ -6,9 +6,9 @@
  *   /products/:handle                   variant choice, creates the cart
  *   /checkout                           details + "Pay with PayLater" or "Pay with the PayLater app"
  *   /checkout/request-to-pay?cart_id=…&session_id=…   Request to Pay waiting screen
- *   /checkout?step=payment&paylater_error=…&cart_id=…   PayLater did not take the payment (return route)
+ *   /checkout?step=payment&paylater_error=…            PayLater did not take the payment (return route)
  *   /order/confirmed/:id                order placed (return route)
- *   /order/pending?cart_id=…            PayLater has not decided yet (return route)
+ *   /order/pending                      PayLater has not decided yet (return route)
  */
 import { readConfig } from "./config"
 import { renderCheckout } from "./pages/checkout"

@@ -34,8 +34,8 @@ export function retrieveCart(sdk: Sdk, cartId: string): Promise<HttpTypes.StoreC
 
 /**
  * The checkout only remembers the cart id between page loads; the cart itself always comes fresh
- * from Medusa. The payment redirect URLs carry `cart_id` too, so a returning shopper finds it even
- * in another tab or after storage was cleared.
+ * from Medusa. The payment redirect URLs carry no cart id (anyone holding one could read the cart):
+ * a shopper back from PayLater finds it here.
  */
 const CART_KEY = "paylater-demo:cart-id"
 export const cartStorage = {

@@ -42,6 +42,8 @@ export type AttemptEvent =
   | { type: "status"; code: StatusCode; message?: string | null }
   /** Our clock: asked for long enough; PayLater can no longer take money for it. */
   | { type: "lapse" }
+  /** PayLater was asked and did not answer: nothing changes but the next question's time. */
+  | { type: "unanswered" }
 
 /**
  * After its expiry, an attempt is shown as still waiting for this long unless PayLater confirms the
@@ -89,6 +91,8 @@ export function nextState(facts: AttemptFacts, event: AttemptEvent, now: Date): 
       return state === "starting" ? "open" : state
     case "lapse":
       return (state === "open" || state === "starting") && pastExpiry(facts, now, ASKING_MARGIN_MS) ? "expired" : state
+    case "unanswered":
+      return state
   }
 }
 
@@ -202,4 +206,45 @@ export function completionBackoffOf(detail: Record<string, unknown> | null | und
 
 export function completionDue(backoff: CompletionBackoff | null, now: Date): boolean {
   return !backoff || now.getTime() >= Date.parse(backoff.next_at)
+}
+
+/**
+ * Whose money it is: a row holds an order's money once completion recorded, from Medusa's payment
+ * record, the order and the payment on it (settlement/order-owner.ts). Nothing else writes a row's
+ * `order_id`. Such a row is never listed as paid without an order nor refunded automatically,
+ * whatever later happens to sessions, carts or other attempts.
+ */
+export function holdsOrderMoney(row: { state: AttemptState; order_id: string | null; payment_id: string | null } | null | undefined): boolean {
+  return !!row && row.state === "paid" && !!row.order_id && !!row.payment_id
+}
+
+/**
+ * Fair scheduling of the questions reconciliation asks PayLater. Each open row has its own next-ask
+ * time: due at its creation, then again after 2 min, 4, 8, 16, 30 and every 30 min after that
+ * (answered or not: an unreachable PayLater is asked again, never given up on). Reconciliation
+ * takes due rows oldest-due first, so a flood of new rows (free for anyone to create) queues behind
+ * an old row instead of starving it. A row leaves only on PayLater's word (paid, or status 3).
+ */
+export const ASK_BACKOFF_BASE_MS = 2 * 60_000
+export const ASK_BACKOFF_MAX_MS = 30 * 60_000
+
+/** When to ask again after the `asks`-th question (1 for the first), asked at `now`. */
+export function nextAskAt(asks: number, now: Date): Date {
+  const wait = Math.min(ASK_BACKOFF_MAX_MS, ASK_BACKOFF_BASE_MS * 2 ** Math.max(0, asks - 1))
+  return new Date(now.getTime() + wait)
+}
+
+/** When a row is next due for a question (its creation when never scheduled). */
+export function askDueAt(row: { next_ask_at?: Date | string | null; created_at?: Date | string | null }): number {
+  const at = row.next_ask_at ?? row.created_at ?? null
+  const t = at === null ? NaN : new Date(at).getTime()
+  return Number.isNaN(t) ? 0 : t
+}
+
+/**
+ * Whether reconciliation asks PayLater about a row now: open (not paid, not ended by PayLater) and
+ * due. Past its expiry too: only PayLater's answer closes a row (the final status call).
+ */
+export function askNow(row: { state: AttemptState; next_ask_at?: Date | string | null; created_at?: Date | string | null }, now: Date): boolean {
+  return (row.state === "open" || row.state === "starting") && askDueAt(row) <= now.getTime()
 }

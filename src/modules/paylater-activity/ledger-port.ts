@@ -1,6 +1,8 @@
 import type { AttemptKind, AttemptSignal, AttemptState, StatusCode } from "./attempt-state"
 import type { BigNumberInput } from "@medusajs/framework/types"
 import type { BeginRefundInput, BeginRefundResult, SettleRefundInput } from "./types"
+import { processSlot } from "../../process/process-slot"
+import { LEDGER_PORT_SLOT } from "../../process/slot-keys"
 
 /**
  * What the payment provider needs from the ledger, and nothing more. The provider lives in Medusa's
@@ -61,6 +63,8 @@ export interface AttemptRecord {
   superseded_by: string | null
   session_gone_at: Date | string | null
   start_error: string | null
+  next_ask_at?: Date | string | null
+  asks?: number
   detail: Record<string, unknown> | null
   created_at?: Date | string
 }
@@ -74,6 +78,8 @@ export interface AttemptLedger {
   recordStartFailed(paylaterOrderId: string, input: { maybe_landed: boolean; error_code: string }): Promise<void>
   /** PayLater's word about it. Null when no row has that id. */
   recordStatus(paylaterOrderId: string, report: StatusReport): Promise<AttemptRecord | null>
+  /** PayLater was asked about it and did not answer: asked again later (its next-ask time). */
+  recordUnanswered(paylaterOrderId: string): Promise<AttemptRecord | null>
   /** Medusa deleted the session: its attempts stay, and stay asked about while payable. */
   markSessionGone(sessionId: string): Promise<void>
   findAttempt(paylaterOrderId: string): Promise<AttemptRecord | null>
@@ -88,14 +94,14 @@ export interface RefundLedgerPort {
 
 export type LedgerPort = AttemptLedger & RefundLedgerPort
 
-let provided: LedgerPort | null = null
-
 /** Called by the plugin's module when Medusa builds it. */
 export function provideLedger(ledger: LedgerPort): void {
-  provided = ledger
+  // Process-wide, not module-level: the provider and the module may come from two copies of this
+  // package in one process (src/process/process-slot.ts).
+  processSlot<LedgerPort>(LEDGER_PORT_SLOT).set(ledger)
 }
 
 /** The ledger, or null when the plugin's module is not loaded. */
 export function ledgerPort(): LedgerPort | null {
-  return provided
+  return processSlot<LedgerPort>(LEDGER_PORT_SLOT).get() ?? null
 }

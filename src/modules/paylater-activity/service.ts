@@ -9,7 +9,7 @@ import {
   MathBN,
 } from "@medusajs/framework/utils"
 import type { Context } from "@medusajs/framework/types"
-import { completionBackoffAfter, completionBackoffOf, nextState, type AttemptEvent, type AttemptState } from "./attempt-state"
+import { completionBackoffAfter, completionBackoffOf, nextAskAt, nextState, type AttemptEvent, type AttemptState } from "./attempt-state"
 import { provideLedger, type AttemptLedger, type AttemptRecord, type StatusReport, type WriteAheadInput } from "./ledger-port"
 import { PayLaterAttempt } from "./models/paylater-attempt"
 import { PayLaterAttention } from "./models/paylater-attention"
@@ -160,12 +160,26 @@ export class PayLaterActivityModuleService
     return this.applyToAttempt(
       paylaterOrderId,
       { type: "status", code: report.code, message: report.message ?? null },
-      () => ({
+      (row) => ({
         last_status_code: report.code,
         last_status_at: at,
         last_status_signal: report.signal,
+        asks: (row.asks ?? 0) + 1,
+        next_ask_at: nextAskAt((row.asks ?? 0) + 1, at),
         ...(report.paylater_ref ? { paylater_ref: report.paylater_ref } : {}),
       }),
+      sharedContext,
+      at
+    )
+  }
+
+  /** PayLater was asked and did not answer: asked again later (backoff), never given up on. */
+  async recordUnanswered(paylaterOrderId: string, sharedContext: Context = {}): Promise<AttemptRecord | null> {
+    const at = new Date()
+    return this.applyToAttempt(
+      paylaterOrderId,
+      { type: "unanswered" },
+      (row) => ({ asks: (row.asks ?? 0) + 1, next_ask_at: nextAskAt((row.asks ?? 0) + 1, at) }),
       sharedContext,
       at
     )
@@ -176,45 +190,6 @@ export class PayLaterActivityModuleService
     return this.applyToAttempt(paylaterOrderId, { type: "lapse" }, () => ({}), sharedContext)
   }
 
-  /**
-   * The upgrade's rows (src/migration-scripts): attempts that existed before the ledger. A row
-   * already there is left as it is. Returns how many were added.
-   */
-  @InjectTransactionManager()
-  async importAttempts(
-    rows: Array<Omit<WriteAheadInput, "supersedes" | "detail" | "provider_id"> & {
-      provider_id: string
-      state: AttemptState
-      paylater_ref: string | null
-      superseded_by: string | null
-      session_gone_at: Date | null
-    }>,
-    @MedusaContext() sharedContext: Context = {}
-  ): Promise<number> {
-    if (!rows.length) return 0
-    const existing = await this.listPayLaterAttempts({ paylater_order_id: rows.map((r) => r.paylater_order_id) }, { select: ["paylater_order_id"] }, sharedContext)
-    const known = new Set(existing.map((r) => r.paylater_order_id))
-    // The first row for an order id wins (the caller puts a live session's view before a tombstone's).
-    const fresh: typeof rows = []
-    for (const r of rows) {
-      if (known.has(r.paylater_order_id)) continue
-      known.add(r.paylater_order_id)
-      fresh.push(r)
-    }
-    if (fresh.length) {
-      await this.createPayLaterAttempts(
-        fresh.map((r) => ({
-          ...r,
-          amount: new BigNumber(r.amount) as unknown as number,
-          currency_code: r.currency_code.toLowerCase(),
-          detail: { imported: true },
-        })),
-        sharedContext
-      )
-    }
-    return fresh.length
-  }
-
   /** Where the attempt belongs in Medusa, once settlement has seen its session. Never overwrites with null. */
   @InjectTransactionManager()
   async linkAttempt(
@@ -222,7 +197,6 @@ export class PayLaterActivityModuleService
     links: {
       payment_collection_id?: string | null
       cart_id?: string | null
-      order_id?: string | null
       provider_id?: string | null
       payment_id?: string | null
       kind?: string
@@ -236,6 +210,50 @@ export class PayLaterActivityModuleService
     if (row && Object.keys(changes).length) {
       await this.updatePayLaterAttempts({ id: row.id, ...changes }, sharedContext)
     }
+  }
+
+  /**
+   * The order that holds this attempt's money and the Medusa payment it holds it by
+   * (settlement/order-owner.ts, from Medusa's payment record). The only writer of `order_id`.
+   */
+  @InjectTransactionManager()
+  async recordOrderOwner(
+    paylaterOrderId: string,
+    owner: { order_id: string; payment_id: string },
+    @MedusaContext() sharedContext: Context = {}
+  ): Promise<AttemptRecord | null> {
+    await lockAttemptOf(sharedContext, paylaterOrderId)
+    const [row] = await this.listPayLaterAttempts({ paylater_order_id: paylaterOrderId }, { take: 1 }, sharedContext)
+    if (!row) return null
+    if (row.order_id === owner.order_id && row.payment_id === owner.payment_id) return row as unknown as AttemptRecord
+    const [updated] = await this.updatePayLaterAttempts([{ id: row.id, order_id: owner.order_id, payment_id: owner.payment_id }], sharedContext)
+    return updated as unknown as AttemptRecord
+  }
+
+  /**
+   * Settling this attempt threw (not a lock timeout: an error inside the critical section). Counted
+   * on the row, so a row that keeps failing is listed for a person instead of retried silently.
+   */
+  @InjectTransactionManager()
+  async recordSettlementFailure(
+    paylaterOrderId: string,
+    error: string,
+    @MedusaContext() sharedContext: Context = {}
+  ): Promise<{ count: number; first_at: string; last_error: string } | null> {
+    await lockAttemptOf(sharedContext, paylaterOrderId)
+    const [row] = await this.listPayLaterAttempts({ paylater_order_id: paylaterOrderId }, { take: 1 }, sharedContext)
+    if (!row) return null
+    const detail = (row.detail ?? {}) as Record<string, any>
+    const previous = detail.settlement_failures as { count?: number; first_at?: string } | undefined
+    const failures = { count: (previous?.count ?? 0) + 1, first_at: previous?.first_at ?? new Date().toISOString(), last_error: error.slice(0, 300) }
+    await this.updatePayLaterAttempts({ id: row.id, detail: { ...detail, settlement_failures: failures } }, sharedContext)
+    return failures
+  }
+
+  /** Every attempt of one session, newest first. */
+  @InjectManager()
+  async attemptsOfSession(sessionId: string, @MedusaContext() sharedContext: Context = {}): Promise<AttemptRecord[]> {
+    return (await this.listPayLaterAttempts({ session_id: sessionId }, { order: { created_at: "DESC" } }, sharedContext)) as unknown as AttemptRecord[]
   }
 
   /** A paid cart could not become an order: when to try again (attempt-state.ts backoff). */

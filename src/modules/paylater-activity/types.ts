@@ -40,7 +40,7 @@ export interface PayLaterEventRecord {
  * `orphaned` is no longer raised (a deleted session's paid attempt is paid without an order now);
  * it stays so rows listed by earlier versions can still be shown and resolved.
  */
-export const ATTENTION_KINDS = ["refund_outcome_unknown", "paid_without_order", "orphaned", "mismatch"] as const
+export const ATTENTION_KINDS = ["refund_outcome_unknown", "paid_without_order", "orphaned", "mismatch", "settlement_failing"] as const
 export type AttentionKind = (typeof ATTENTION_KINDS)[number]
 
 /**
@@ -52,6 +52,7 @@ export const ATTENTION_RESOLUTIONS: Readonly<Record<AttentionKind, readonly stri
   paid_without_order: ["refunded", "resolved"],
   orphaned: ["refunded", "resolved"],
   mismatch: ["resolved"],
+  settlement_failing: ["resolved"],
 }
 
 export interface FlagForAttentionInput {

@@ -41,7 +41,7 @@ import {
   type PaymentStatus,
 } from "../../lib/paylater"
 import { payLaterClientFor } from "./clients"
-import { assertEligible, lookUpEligibility, lookUpWanted, type PaymentKind } from "./eligibility"
+import { assertEligible, assertStoreStartChecked, lookUpEligibility, lookUpWanted, type PaymentKind } from "./eligibility"
 import { toMedusaError } from "./errors"
 import { amountEquals, isPositive, isWithin, toAmountText, toExactRefundAmount } from "./money"
 import { warnOnce } from "./production-guard"
@@ -55,9 +55,10 @@ import {
 import { sessionStatusFor, statusDataFor } from "./status"
 import { withStorefront } from "./templates"
 import { sendGuardedRefund, type RefundLedger } from "./refund-guard"
-import { currentPaymentCollection } from "./request-context"
+import { currentPaymentCollection, currentStoreStart } from "./request-context"
 import { readWebhookBody } from "./webhook-input"
 import { ledgerPort, SIGNAL_CONTEXT_KEY, type LedgerPort } from "../../modules/paylater-activity/ledger-port"
+import { LEDGER_PORT_SLOT } from "../../process/slot-keys"
 import type { AttemptKind, AttemptSignal } from "../../modules/paylater-activity/attempt-state"
 import { SIGNALS } from "../../modules/paylater-activity/attempt-state"
 
@@ -85,7 +86,7 @@ const PATH_PREFIX = "/paylater/return"
 const STOREFRONT_INPUTS = ["mobile_number", "email"] as const
 
 const MODULE_MISSING =
-  "PayLater records every payment before it is sent, and the plugin's paylater_activity module is not loaded: add medusa-payment-paylater to `plugins` in medusa-config and run `npx medusa db:migrate`. Nothing was sent to PayLater."
+  `PayLater records every payment before it is sent, and the plugin's paylater_activity module is not loaded: no copy of medusa-payment-paylater in this process has handed over its ledger (checked globalThis[Symbol.for("${LEDGER_PORT_SLOT}")], which the module fills when Medusa loads it). Add medusa-payment-paylater to \`plugins\` in medusa-config and run \`npx medusa db:migrate\`. Nothing was sent to PayLater.`
 
 /**
  * Everything both PayLater methods share. A subclass only says how an attempt is started
@@ -159,6 +160,12 @@ export abstract class PayLaterBaseProvider extends AbstractPaymentProvider<PayLa
    * shopper's message for no account or too little spending room; anything else goes on (eligibility.ts).
    */
   protected async checkShopperBeforeStart(input: StartPaymentInput, kind: PaymentKind): Promise<void> {
+    const storeStart = currentStoreStart()
+    if (storeStart) {
+      // The store route looked the shopper up with the cart's own email (request-context.ts).
+      assertStoreStartChecked(storeStart, input.storefrontData, kind, this.logger_, input.orderId)
+      return
+    }
     const { mode, timeoutMs } = this.settings_.checkout.eligibility
     if (!lookUpWanted(mode, kind)) {
       return
@@ -366,6 +373,10 @@ export abstract class PayLaterBaseProvider extends AbstractPaymentProvider<PayLa
       this.logger_.warn(
         `PayLater: status of ${logRef(orderId)} unavailable (${isPayLaterError(error) ? error.code : "unknown"})`
       )
+      if (isPayLaterError(error)) {
+        // Asked and not answered: the row is asked again later, never dropped.
+        await this.ledger().recordUnanswered(orderId)
+      }
       throw toMedusaError(error, "status")
     }
   }
@@ -517,9 +528,7 @@ export abstract class PayLaterBaseProvider extends AbstractPaymentProvider<PayLa
   protected async orderIdOf(data: PayLaterSessionData, context?: PaymentProviderContext): Promise<string> {
     const sessionId = context?.idempotency_key ?? text(data, "session_id")
     const current = sessionId ? await this.ledger().currentAttemptOf(sessionId) : null
-    // A session started before the ledger existed has no row until the upgrade migration runs: its
-    // own order id, which must belong to it, so data a storefront sent cannot point elsewhere.
-    const orderId = current ? (current.state === "never_started" ? undefined : current.paylater_order_id) : text(data, "paylater_order_id")
+    const orderId = current && current.state !== "never_started" ? current.paylater_order_id : undefined
     if (!orderId || !sessionId || sessionIdFromOrderId(orderId) !== sessionId) {
       throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "This payment session was not started with PayLater.")
     }

@@ -4,16 +4,20 @@ import { logRef, maskMobile, normalizeQatarMobile, type PayLaterApi, type Shoppe
 import { SHOPPER_MESSAGES } from "../../storefront/messages"
 import type { EligibilityMode } from "./checkout-options"
 import { isWithin } from "./money"
+import type { StoreStartFacts } from "./request-context"
 
 /**
  * The shopper look-up before a payment starts (PayLater's `shopper` operation: mobile + email →
  * spending limits). A shopper with no account, or with less spending room than the order, is told
  * at once instead of receiving a push or a link that can only fail.
  *
- * The look-up is advice, never a gate that can close by itself: a failing, refused or slow look-up
- * lets the payment go on (and is logged), because a checkout must not stop when only the look-up
- * is down. It is skipped when the storefront did not send the shopper's email (PayLater's look-up
- * needs both).
+ * Through the store API (src/api/store/paylater/start-guard.ts) the look-up is the gate of a Request
+ * to Pay: it is made with the cart's own email, read server-side, and only a number it matches
+ * receives the push; a look-up that fails or is slow sends nothing (the shopper is offered the
+ * payment link). Before a link it stays advice: a link reaches nobody's phone.
+ *
+ * Server-side callers (the admin's point of sale) keep the old rule: advice, skipped when no email
+ * was given (PayLater's look-up needs both).
  */
 
 /**
@@ -64,6 +68,21 @@ export async function lookUpEligibility(
   if (!mobile || !email) {
     return { kind: "unknown", why: "no mobile number and email to look up" }
   }
+  return lookUpShopper(api, { mobile, email, amount: input.amount }, options)
+}
+
+/** The text of an email worth looking up (trimmed, at most 320 characters), or null. */
+export function emailOf(value: unknown): string | null {
+  return textOf(value)
+}
+
+/** The look-up itself for a normalised number and an email, within `timeoutMs`. Never throws. */
+export async function lookUpShopper(
+  api: PayLaterApi,
+  { mobile, email, amount }: { mobile: string; email: string; amount: string },
+  options: { timeoutMs: number; logger: Logger | Console; /** What the log says happens without an answer. */ consequence?: string }
+): Promise<EligibilityOutcome> {
+  const consequence = options.consequence ?? "going on without it"
   let timer: ReturnType<typeof setTimeout> | undefined
   const late = new Promise<"late">((resolve) => {
     timer = setTimeout(() => resolve("late"), options.timeoutMs)
@@ -77,7 +96,7 @@ export async function lookUpEligibility(
   } catch (error) {
     const code = (error as { code?: unknown })?.code
     options.logger.warn(
-      `PayLater: shopper look-up for ${maskMobile(mobile)} failed (${typeof code === "string" ? code : "error"}); going on without it`
+      `PayLater: shopper look-up for ${maskMobile(mobile)} failed (${typeof code === "string" ? code : "error"}); ${consequence}`
     )
     return { kind: "unknown", why: "look-up failed" }
   } finally {
@@ -85,7 +104,7 @@ export async function lookUpEligibility(
   }
   if (answer === "late") {
     options.logger.warn(
-      `PayLater: shopper look-up for ${maskMobile(mobile)} took longer than ${options.timeoutMs} ms; going on without it`
+      `PayLater: shopper look-up for ${maskMobile(mobile)} took longer than ${options.timeoutMs} ms; ${consequence}`
     )
     return { kind: "unknown", why: "look-up too slow" }
   }
@@ -94,7 +113,7 @@ export async function lookUpEligibility(
   }
   // The limit PayLater reports as still available must cover the whole order.
   const room = answer.currentSpendingLimit
-  if (!isWithin(input.amount, "0", room)) {
+  if (!isWithin(amount, "0", room)) {
     return { kind: "limit_too_low" }
   }
   return { kind: "eligible" }
@@ -111,6 +130,27 @@ export function assertEligible(outcome: EligibilityOutcome, logger: Logger | Con
     logger.info(
       `PayLater: ${logRef(reference)} not started: ${outcome.kind === "no_account" ? "no PayLater account for the mobile number and email" : "the shopper's spending limit is below the total"}`
     )
+    throw new MedusaError(MedusaError.Types.NOT_ALLOWED, SHOPPER_MESSAGES.not_eligible.en, ELIGIBILITY_ERROR_CODE)
+  }
+}
+
+/**
+ * A start through the store API: its route already looked the shopper up with the cart's email
+ * (start-guard.ts). A Request to Pay goes only to the number that look-up matched; anything else
+ * (no match recorded, another number than the one checked) gets the one "not eligible" answer and
+ * nothing is pushed. A link needs nothing more here.
+ */
+export function assertStoreStartChecked(
+  facts: StoreStartFacts,
+  storefrontData: Record<string, unknown>,
+  kind: PaymentKind,
+  logger: Logger | Console,
+  reference: string
+): void {
+  if (kind !== "request-to-pay") return
+  const mobile = mobileOf(storefrontData.mobile_number)
+  if (!mobile || facts.matched_mobile !== mobile) {
+    logger.warn(`PayLater: ${logRef(reference)} not started: the number was not matched with the cart's email by the store route`)
     throw new MedusaError(MedusaError.Types.NOT_ALLOWED, SHOPPER_MESSAGES.not_eligible.en, ELIGIBILITY_ERROR_CODE)
   }
 }

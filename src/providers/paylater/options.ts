@@ -4,6 +4,7 @@ import type { PayLaterConfig, PayLaterConfigInput } from "../../lib/paylater"
 import { readCheckoutOptions, type CheckoutOptionsInput, type CheckoutSettings } from "./checkout-options"
 import { readLimitOptions, type LimitOptionsInput, type LimitSettings } from "./limit-options"
 import { readReconcileOptions, type ReconcileOptionsInput, type ReconcileSettings } from "./reconcile-options"
+import { readWebhookOptions, type WebhookOptionsInput, type WebhookSettings } from "./webhook-options"
 import { configurationWarnings, isProductionProcess, productionProblems } from "./production-guard"
 import { DEFAULT_TEMPLATES, fillTemplate, unknownPlaceholders } from "./templates"
 
@@ -12,7 +13,8 @@ export interface PayLaterProviderOptions
   extends PayLaterConfigInput,
     ReconcileOptionsInput,
     CheckoutOptionsInput,
-    LimitOptionsInput {
+    LimitOptionsInput,
+    WebhookOptionsInput {
   /** Public URL of this Medusa server; PayLater sends the shopper back to its return route. */
   backendUrl: string
   /** Storefront base, available to templates as {storefront_url}. */
@@ -49,6 +51,8 @@ export interface ResolvedProviderOptions {
   checkout: CheckoutSettings
   /** How often a storefront may push, look up or create links per mobile number and per cart (limit-options.ts). */
   limits: LimitSettings
+  /** How verified webhooks are settled: how many at a time, after what delay (webhook-options.ts). */
+  webhooks: WebhookSettings
   /** What happens to a payment PayLater took for a cart that could not become an order. */
   paidWithoutOrder: PaidWithoutOrderPolicy
   /** Things that may run but deserve a look (production-guard.ts): logged once at boot, shown on Settings → PayLater. */
@@ -164,6 +168,10 @@ export function resolveProviderOptions(
     typeof options === "object" && options !== null ? (options as Record<string, unknown>) : {},
     problems
   )
+  const webhooks = readWebhookOptions(
+    typeof options === "object" && options !== null ? (options as Record<string, unknown>) : {},
+    problems
+  )
   if (production && config && parsed.success) {
     problems.push(
       ...productionProblems({
@@ -188,6 +196,7 @@ export function resolveProviderOptions(
     reconcile,
     checkout,
     limits,
+    webhooks,
     paidWithoutOrder: parsed.data.paidWithoutOrder,
     warnings: configurationWarnings(config, production),
   }

@@ -1,14 +1,15 @@
 import { DEFAULTS as SANDBOX_DEFAULTS } from "../../sandbox/options"
 import type { PayLaterConfig } from "../../lib/paylater"
+import ipaddr from "ipaddr.js"
 
 /**
- * What a store running with NODE_ENV=production must not get wrong about PayLater, checked at boot
+ * What a store running as production (NODE_ENV=production or prod, as Medusa reads it) must not get wrong about PayLater, checked at boot
  * with every other option problem (options.ts). The point is to make "which PayLater am I paid by"
  * a decision the merchant wrote down, never a default:
  *
  * - `environment` must be written out: unset used to mean PayLater's sandbox, silently.
  * - `environment: "production"` talks to PayLater over https to a host that is not this machine,
- *   unless `allowInsecureApiBase: true` says a plain-http or loopback address is intended (e.g. an
+ *   unless `allowInsecureApiBase: true` says a plain-http, local or private address is intended (e.g. an
  *   egress proxy on localhost that does the TLS). It may not use the local sandbox's built-in client
  *   secret or webhook secret: anyone who has read our README knows them.
  * - `environment: "sandbox"` written out is the merchant's own statement that no real money moves
@@ -38,24 +39,33 @@ function isBlank(value: unknown): boolean {
   return value === undefined || value === null || (typeof value === "string" && value.trim() === "")
 }
 
-/** localhost, *.localhost, 127.0.0.0/8, 0.0.0.0, ::1 (and its IPv4-mapped form). */
-export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.toLowerCase().replace(/^\[|\]$/g, "")
-  return (
-    host === "localhost" ||
-    host.endsWith(".localhost") ||
-    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host) ||
-    host === "0.0.0.0" ||
-    host === "::1" ||
-    host === "::" ||
-    /^::ffff:127\./.test(host) ||
-    /^::ffff:7f[0-9a-f]{2}:/.test(host)
-  )
+// The names that always mean this machine (RFC 6761), whatever DNS says; trailing dots are removed first.
+const LOCAL_NAMES = /^(localhost|localhost\.localdomain|.+\.localhost)$/
+
+/**
+ * Why `hostname` (as `new URL()` gives it: IPv4 canonical, IPv6 in brackets) is not a live PayLater
+ * host, or null when it may be. Names are not resolved (no DNS at boot): a name is refused only when
+ * it always means this machine (localhost, *.localhost, localhost.localdomain, also with trailing
+ * dots). An IP literal is classified by ipaddr.js (the address library Express's proxy handling
+ * uses) and refused unless it is a global unicast address: loopback, unspecified, private, link-local
+ * (e.g. the cloud metadata address 169.254.169.254), unique-local, carrier-grade NAT, IPv4-mapped
+ * IPv6 (`[::ffff:0:0]` reaches 0.0.0.0), 6to4, Teredo, NAT64, multicast and reserved ranges.
+ */
+export function localHostReason(hostname: string): string | null {
+  const host = hostname.toLowerCase().replace(/^\[|\]$/g, "").replace(/\.+$/, "")
+  if (LOCAL_NAMES.test(host)) {
+    return "this machine"
+  }
+  if (!ipaddr.isValid(host)) {
+    return null
+  }
+  const range = ipaddr.parse(host).range()
+  return range === "unicast" ? null : `in the ${range} address range, not a public one`
 }
 
-/** Whether this process runs as production (Medusa's own switch). */
+/** Whether this process runs as production, as Medusa's own isProduction() reads it ("production" or "prod"). */
 export function isProductionProcess(env: NodeJS.ProcessEnv = process.env): boolean {
-  return env.NODE_ENV === "production"
+  return ["production", "prod"].includes(env.NODE_ENV || "")
 }
 
 /** The problems that refuse boot in production; empty when the configuration may run. */
@@ -71,9 +81,10 @@ export function productionProblems(input: ProductionGuardInput): string[] {
     return problems
   }
   const url = new URL(input.config.apiBaseUrl)
-  if (!input.allowInsecureApiBase && (url.protocol !== "https:" || isLoopbackHost(url.hostname))) {
+  const local = localHostReason(url.hostname)
+  if (!input.allowInsecureApiBase && (url.protocol !== "https:" || local)) {
     problems.push(
-      `apiBaseUrl ${url.origin} is ${url.protocol !== "https:" ? "plain http" : "this machine"}: with environment "production" PayLater is reached over https at its own host (leave apiBaseUrl out to use it); set allowInsecureApiBase: true only if this address is intended`
+      `apiBaseUrl ${url.origin} is ${url.protocol !== "https:" ? "plain http" : local}: with environment "production" PayLater is reached over https at its own host (leave apiBaseUrl out to use it); set allowInsecureApiBase: true only if this address is intended`
     )
   }
   for (const known of KNOWN_SECRETS) {

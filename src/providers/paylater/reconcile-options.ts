@@ -9,22 +9,34 @@
 export interface ReconcileOptionsInput {
   /** Sessions created within this many minutes are reconciled (default 1440, one day). */
   reconcileLookbackMinutes?: number | string
-  /** At most this many sessions are asked about per run (default 50). */
+  /** At most this many payments are asked about per run (default 5000; the call budget usually ends a run first). */
   reconcileBatchSize?: number | string
   /** At most this many PayLater status calls at a time (default 4). */
   reconcileConcurrency?: number | string
+  /** At most this many PayLater status calls per minute, spread evenly (default 600). */
+  reconcileMaxCallsPerMinute?: number | string
 }
 
 export interface ReconcileSettings {
   lookbackMinutes: number
   batchSize: number
   concurrency: number
+  maxCallsPerMinute: number
 }
 
+/**
+ * PayLater publishes no rate limits. 600 status calls a minute (10 a second, one every 100 ms) is
+ * the default: with runs every 2 minutes, each bounded to 100 s, that is about 500 calls a minute,
+ * so a 10,000-row backlog is asked once in about 20 minutes, well inside a link's 60-minute window,
+ * and 50 new rows a minute (about 350 calls a minute with the per-row backoff) leave room to drain
+ * it. Ten calls a second is a modest rate for one merchant's reads. A store whose PayLater account
+ * manager names a limit sets it here.
+ */
 export const RECONCILE_DEFAULTS: ReconcileSettings = {
   lookbackMinutes: 1440,
-  batchSize: 50,
+  batchSize: 5000,
   concurrency: 4,
+  maxCallsPerMinute: 600,
 }
 
 // A week: beyond it PayLater links and requests (at most 1440 minutes) are long over.
@@ -90,7 +102,8 @@ export function readReconcileOptions(
   }
   return {
     lookbackMinutes,
-    batchSize: wholeNumberOption(raw, "reconcileBatchSize", 1, 1000, RECONCILE_DEFAULTS.batchSize, "sessions checked per run", problems),
+    batchSize: wholeNumberOption(raw, "reconcileBatchSize", 1, 100000, RECONCILE_DEFAULTS.batchSize, "payments checked per run", problems),
     concurrency: wholeNumberOption(raw, "reconcileConcurrency", 1, 16, RECONCILE_DEFAULTS.concurrency, "PayLater status calls at a time", problems),
+    maxCallsPerMinute: wholeNumberOption(raw, "reconcileMaxCallsPerMinute", 1, 60000, RECONCILE_DEFAULTS.maxCallsPerMinute, "PayLater status calls per minute", problems),
   }
 }

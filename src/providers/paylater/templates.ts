@@ -9,10 +9,15 @@ export const TEMPLATE_PLACEHOLDERS = ["storefront_url", "order_id", "cart_id", "
 export type TemplatePlaceholder = (typeof TEMPLATE_PLACEHOLDERS)[number]
 export type TemplateValues = Partial<Record<TemplatePlaceholder, string>>
 
+/**
+ * The defaults name no cart: anyone holding the return URL (a session id opens the return route)
+ * would otherwise read the cart, and with the public publishable key its email, address and phone.
+ * The storefront keeps its own cart (a cookie, local storage); the confirmation needs only the order.
+ */
 export const DEFAULT_TEMPLATES = {
   success: "{storefront_url}/order/confirmed/{order_id}",
-  failure: "{storefront_url}/checkout?step=payment&paylater_error={reason}&cart_id={cart_id}",
-  pending: "{storefront_url}/order/pending?cart_id={cart_id}",
+  failure: "{storefront_url}/checkout?step=payment&paylater_error={reason}",
+  pending: "{storefront_url}/order/pending",
 } as const
 
 const PLACEHOLDER = /\{([a-z_]+)\}/g

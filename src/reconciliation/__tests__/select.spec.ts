@@ -1,4 +1,5 @@
 import type { AttemptRecord } from "../../modules/paylater-activity/ledger-port"
+import { nextAskAt } from "../../modules/paylater-activity/attempt-state"
 import { ASKING_MARGIN_MS } from "../../modules/paylater-activity/attempt-state"
 import { readReconcileOptions } from "../../providers/paylater/reconcile-options"
 import { reconcileSchedule } from "../schedule"
@@ -8,7 +9,7 @@ import {
   selectBatch,
   sessionReason,
   STUCK_AFTER_MS,
-  attemptIsOpen,
+  attemptIsDue,
   type AttemptCandidate,
   type Outcome,
   type SessionCandidate,
@@ -81,17 +82,20 @@ describe("which sessions a run asks about", () => {
     expect(sessionReason(session("a", {}, { state: "never_started" }), NOW, 1440)).toBeNull()
   })
 
-  it("a session started before the ledger: asked about when it reached PayLater, as before", () => {
-    expect(sessionReason(session("a", { attempt: null }), NOW, 1440)).toBe("pending")
-    const never = session("a", { attempt: null })
-    delete never.data.paylater_order_id
-    expect(sessionReason(never, NOW, 1440)).toBeNull()
+  it("a session with no ledger row never reached PayLater: nothing to ask, whatever its data says", () => {
+    expect(sessionReason(session("a", { attempt: null }), NOW, 1440)).toBeNull()
   })
 
-  it("asks about a pending attempt until its expiry plus the margin, not after", () => {
+  it("asks about a pending attempt past its expiry and the margin too: only PayLater's answer ends it", () => {
     const expiring = (ms: number) => session("a", {}, { expires_at: new Date(NOW.getTime() - ms).toISOString() })
     expect(sessionReason(expiring(ASKING_MARGIN_MS - 1), NOW, 1440)).toBe("pending")
-    expect(sessionReason(expiring(ASKING_MARGIN_MS), NOW, 1440)).toBeNull()
+    expect(sessionReason(expiring(ASKING_MARGIN_MS * 10), NOW, 1440)).toBe("pending")
+  })
+
+  it("asks about an open row only once its own next-ask time has come", () => {
+    expect(sessionReason(session("a", {}, { next_ask_at: minutesAgo(-1) }), NOW, 1440)).toBeNull()
+    expect(sessionReason(session("a", {}, { next_ask_at: minutesAgo(0) }), NOW, 1440)).toBe("pending")
+    expect(attemptIsDue(attempt("t", { next_ask_at: minutesAgo(-1) }), NOW)).toBe(false)
   })
 
   it("skips sessions older than the look-back, to the minute", () => {
@@ -121,10 +125,10 @@ describe("which sessions a run asks about", () => {
   })
 
   it("asks about every open detached attempt, however old, never about ended or paid ones", () => {
-    expect(attemptIsOpen(attempt("t"))).toBe(true)
-    expect(attemptIsOpen(attempt("t", { state: "starting", created_at: minutesAgo(100_000) }))).toBe(true)
+    expect(attemptIsDue(attempt("t"), NOW)).toBe(true)
+    expect(attemptIsDue(attempt("t", { state: "starting", created_at: minutesAgo(100_000) }), NOW)).toBe(true)
     for (const state of ["paid", "declined", "expired", "never_started"] as const) {
-      expect(attemptIsOpen(attempt("t", { state }))).toBe(false)
+      expect(attemptIsDue(attempt("t", { state }), NOW)).toBe(false)
     }
   })
 
@@ -149,14 +153,15 @@ describe("which sessions a run asks about", () => {
 })
 
 describe("batching", () => {
-  it("puts paid-without-order first, then the least recently checked", () => {
+  it("puts paid-without-order first, then open rows oldest due first", () => {
     const r = select([
-      session("checked-recently", {}, { last_status_at: minutesAgo(1) }),
-      session("never-checked-old", { created_at: minutesAgo(50) }),
-      session("checked-long-ago", {}, { last_status_at: minutesAgo(20) }),
+      session("due-just-now", {}, { next_ask_at: minutesAgo(1) }),
+      session("never-asked-old", { created_at: minutesAgo(50) }),
+      session("due-long-ago", {}, { next_ask_at: minutesAgo(20) }),
+      session("not-due-yet", {}, { next_ask_at: minutesAgo(-5) }),
       session("stuck", { status: "authorized", authorized_at: minutesAgo(5), created_at: minutesAgo(6) }),
     ])
-    expect(ids(r)).toEqual(["stuck", "never-checked-old", "checked-long-ago", "checked-recently"])
+    expect(ids(r)).toEqual(["stuck", "never-asked-old", "due-long-ago", "due-just-now"])
   })
 
   it("takes at most the batch size and reports the rest as deferred", () => {
@@ -166,19 +171,19 @@ describe("batching", () => {
     expect(r).toMatchObject({ eligible: 7, deferred: 4 })
   })
 
-  it("works through a long queue in turns: what was just checked goes to the back", () => {
+  it("works through a long queue in turns: what was just asked waits for its next-ask time", () => {
     const sessions = Array.from({ length: 4 }, (_, i) => session(`s${i}`, { created_at: minutesAgo(60 - i) }))
     const first = select(sessions, [], 2)
     expect(ids(first)).toEqual(["s0", "s1"])
-    // The run wrote PayLater's answer (and its time) onto the attempts it checked.
-    for (const s of sessions.slice(0, 2)) s.attempt!.last_status_at = NOW.toISOString()
+    // The run wrote PayLater's answer and each row's next-ask time (backoff) onto the attempts it asked.
+    for (const s of sessions.slice(0, 2)) s.attempt!.next_ask_at = nextAskAt(1, NOW).toISOString()
     expect(ids(select(sessions, [], 2))).toEqual(["s2", "s3"])
   })
 
-  it("mixes detached attempts into the same queue, by when they were last checked", () => {
+  it("mixes detached attempts into the same queue, by when each is due", () => {
     const r = select(
-      [session("live", {}, { last_status_at: minutesAgo(10) })],
-      [attempt("fresh", { last_status_at: minutesAgo(1) }), attempt("old", { created_at: minutesAgo(20) })]
+      [session("live", {}, { next_ask_at: minutesAgo(10) })],
+      [attempt("fresh", { next_ask_at: minutesAgo(1) }), attempt("old", { created_at: minutesAgo(20) })]
     )
     expect(ids(r)).toEqual(["t:old", "live", "t:fresh"])
   })

@@ -59,7 +59,7 @@ describe("queued webhook fields", () => {
   it.each([
     ["no data", null],
     ["an array", []],
-    ["the body a previous version queued", { registration_id: "r", raw_body: "{}", received_at: "t" }],
+    ["a raw body instead of the verified fields", { registration_id: "r", raw_body: "{}", received_at: "t" }],
     ["an unknown status", { ...queuedFields(verified(), "r", "t"), status: "refunded" }],
     ["a number where text was queued", { ...queuedFields(verified(), "r", "t"), order_id: 5 }],
     ["an empty order id", { ...queuedFields(verified(), "r", "t"), order_id: "" }],

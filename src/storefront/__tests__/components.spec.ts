@@ -108,6 +108,16 @@ describe("PayLaterButton", () => {
     expect(await events()).toEqual([["navigate", "https://pay.example/paylink/1?token=t"]])
   })
 
+  it("by default replaces the checkout in the history with PayLater's page (Back after paying never returns to it)", async () => {
+    const paylaterPage = `${store.url}/paylater-page?token=t`
+    store.on("GET /paylater-page", { status: 200, contentType: "text/html; charset=utf-8", raw: "<!doctype html><title>PayLater</title>" })
+    store.on("POST /store/payment-collections/*", collectionWith({ id: "payses_1", provider_id: "pp_paylater_paylater", data: { payment_link_url: paylaterPage } }))
+    await mount("button-default-navigation", { cart })
+    const entriesBefore = await page.evaluate(() => history.length)
+    await Promise.all([page.waitForURL(paylaterPage), page.click("#pay")])
+    expect(await page.evaluate(() => history.length)).toBe(entriesBefore)
+  })
+
   it("shows the provider's refusal and lets the shopper try again", async () => {
     const message = "PayLater can pay for orders between 300.00 and 25000.00 QAR; this order is 110.00 QAR. Please choose another payment method."
     store.on("POST /store/payment-collections/*", { status: 400, body: { type: "invalid_data", message } })

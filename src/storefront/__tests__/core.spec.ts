@@ -248,3 +248,18 @@ describe("instalments", () => {
     expect(store.seen.map((s) => s.query)).toEqual([{ amount: "360" }, { cart_id: "cart_1", provider_id: "pp_paylater-rtp_paylater" }])
   })
 })
+
+describe("a cart that is already an order", () => {
+  it("turns the store's 409 paylater_order_already_placed into already_placed with the order to show, in English and Arabic", () => {
+    const answer = Object.assign(new Error(`${SHOPPER_MESSAGES.already_placed.en} (order_01M87ABC)`), { status: 409 })
+    const error = toCheckoutError(answer)
+    expect(error).toMatchObject({ code: "already_placed", kind: "already_placed", status: 409, orderId: "order_01M87ABC" })
+    expect(error.messageIn("en")).toBe(SHOPPER_MESSAGES.already_placed.en)
+    expect(error.messageIn("ar")).toBe(SHOPPER_MESSAGES.already_placed.ar)
+  })
+
+  it("never takes an order id from a message that is not the store's sentence", () => {
+    const other = Object.assign(new Error("Something failed (order_01EVIL)"), { status: 409 })
+    expect(toCheckoutError(other)).toMatchObject({ code: "unknown", orderId: null })
+  })
+})

@@ -16,7 +16,11 @@ export type PayLaterButtonProps = StyleProps<"button" | "error"> & {
   prepareCart?: () => Promise<CartLike | null>
   /** Only for the optional look-up before links (`eligibilityCheck: "all"`). */
   mobileNumber?: string
-  /** Default: `window.location.assign(url)`. Next.js may pass `(url) => router.push(url)`. */
+  /**
+   * Default: `window.location.replace(url)`: the review step of a cart being paid leaves the history,
+   * so Back after paying never returns to a checkout whose cart is now an order. Next.js may pass
+   * `(url) => router.replace(url)`.
+   */
   navigate?: (url: string) => void
   onError?: (error: PayLaterCheckoutError) => void
   disabled?: boolean
@@ -40,7 +44,7 @@ export function PayLaterButton(props: PayLaterButtonProps) {
         return
       }
       const { url } = await startLinkCheckout(sdk, ready, { mobileNumber })
-      ;(navigate ?? ((to: string) => window.location.assign(to)))(url)
+      ;(navigate ?? ((to: string) => window.location.replace(to)))(url)
       // Still busy: the page is being replaced by PayLater's.
     } catch (e) {
       const failure = toCheckoutError(e)

@@ -1,5 +1,5 @@
 /**
- * `medusa-payment-paylater/storefront/react`: React components over the storefront kit. React is an
+ * `medusa-payment-paylater-storefront/react`: React components over the storefront kit. React is an
  * optional peer dependency (18 or 19); no styling library: every element has a `paylater-…` class
  * and `data-*` state, and `className` / `classNames` take the storefront's own (e.g. Tailwind).
  * Client components: in the Next.js App Router, use them from a "use client" file.

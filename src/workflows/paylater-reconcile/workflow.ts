@@ -5,6 +5,8 @@ import { loadAttemptCandidates, loadSessionCandidates } from "../../reconciliati
 import { reconcileAttempt, reconcileSession } from "../../reconciliation/reconcile-payment"
 import { idOf, payLaterLooksDown, runPool, selectBatch, type Candidate, type Outcome } from "../../reconciliation/select"
 import { readRegistrations, runSettings } from "../../medusa-records/registrations"
+import { noteSettlementFailure } from "../../reconciliation/settlement-failures"
+import { callPacer, callsPerRun, takeCallSlot } from "../../reconciliation/call-budget"
 import { logRef } from "../../lib/paylater"
 
 /** One reconciliation run at a time: per process with the in-memory locking module, per store with locking-redis. */
@@ -55,12 +57,16 @@ export interface SelectReconcileBatchInput {
   lookback_minutes?: number
   batch_size?: number
   concurrency?: number
+  max_calls_per_minute?: number
+  /** The run's time bound: with the per-minute budget, how many calls this run can make. */
+  budget_ms: number
 }
 
 export interface ReconcileBatch {
   lookback_minutes: number
   batch_size: number
   concurrency: number
+  max_calls_per_minute: number
   eligible: number
   deferred: number
   batch: Candidate[]
@@ -75,12 +81,15 @@ export const selectPayLaterReconcileBatchStep = createStep(
     const registrations = await readRegistrations(container)
     const settings = runSettings(registrations)
     const lookback = input.lookback_minutes ?? settings.lookbackMinutes
-    const batchSize = input.batch_size ?? settings.batchSize
     const concurrency = input.concurrency ?? settings.concurrency
+    const maxCallsPerMinute = input.max_calls_per_minute ?? settings.maxCallsPerMinute
+    // No more rows than the run's call budget can ask about: the rest stay due, oldest first, for the next run.
+    const batchSize = Math.min(input.batch_size ?? settings.batchSize, callsPerRun(maxCallsPerMinute, input.budget_ms))
     const empty: ReconcileBatch = {
       lookback_minutes: lookback,
       batch_size: batchSize,
       concurrency,
+      max_calls_per_minute: maxCallsPerMinute,
       eligible: 0,
       deferred: 0,
       batch: [],
@@ -101,6 +110,8 @@ export const selectPayLaterReconcileBatchStep = createStep(
 export interface ReconcileBatchInput {
   batch: Candidate[]
   concurrency: number
+  /** Status calls start evenly spread, at most this many a minute (call-budget.ts). */
+  max_calls_per_minute: number
   /** No new payment is started after this many milliseconds (those in flight finish). */
   budget_ms: number
 }
@@ -133,6 +144,7 @@ export const reconcilePayLaterBatchStep = createStep(
       return new StepResponse<ReconcileBatchOutput>({ results: [], stopped: null, not_started: 0 })
     }
     const deadline = Date.now() + input.budget_ms
+    const pacer = callPacer(input.max_calls_per_minute, Date.now())
     let stopped: ReconcileBatchOutput["stopped"] = null
 
     const work = async (candidate: Candidate): Promise<Outcome> => {
@@ -145,18 +157,22 @@ export const reconcilePayLaterBatchStep = createStep(
         logger.warn(
           `PayLater reconciliation: ${candidate.kind} ${logRef(idOf(candidate))} failed (${error instanceof Error ? error.message : String(error)}); retried next run`
         )
-        return "unavailable"
+        // Counted on the row; one that keeps failing is listed for a person, never dropped.
+        await noteSettlementFailure(container, candidate.kind === "session" ? candidate.attempt?.paylater_order_id : candidate.attempt.paylater_order_id, error).catch(() => undefined)
+        return "error"
       }
     }
-    const pool = await runPool(input.batch, input.concurrency, work, (done) => {
+    const pool = await runPool(input.batch, input.concurrency, work, async (done) => {
       if (payLaterLooksDown(done)) {
         stopped = "paylater_unavailable"
         return true
       }
-      if (Date.now() >= deadline) {
+      const slot = takeCallSlot(pacer, Date.now())
+      if (slot >= deadline) {
         stopped = "time_budget"
         return true
       }
+      if (slot > Date.now()) await new Promise((resolve) => setTimeout(resolve, slot - Date.now()))
       return false
     })
     if (stopped === "paylater_unavailable") {
@@ -173,11 +189,12 @@ export const reconcilePayLaterBatchStep = createStep(
 )
 
 export interface PayLaterReconcileInput {
-  /** Overrides of the provider options reconcileLookbackMinutes / reconcileBatchSize / reconcileConcurrency. */
+  /** Overrides of the provider options reconcileLookbackMinutes / reconcileBatchSize / reconcileConcurrency / reconcileMaxCallsPerMinute. */
   lookback_minutes?: number
   batch_size?: number
   concurrency?: number
-  /** No new PayLater check starts after this long (default 90 s, under the 2-minute schedule). */
+  max_calls_per_minute?: number
+  /** No new PayLater check starts after this long (default 100 s, under the 2-minute schedule). */
   budget_ms?: number
 }
 
@@ -194,7 +211,7 @@ export interface PayLaterReconcileResult {
   not_started: number
 }
 
-export const DEFAULT_RECONCILE_BUDGET_MS = 90_000
+export const DEFAULT_RECONCILE_BUDGET_MS = 100_000
 /** Past the budget, a check in flight may still take its own timeouts and retries. */
 const LOCK_SLACK_SECONDS = 150
 
@@ -212,17 +229,20 @@ export const payLaterReconcileWorkflow = createWorkflow(payLaterReconcileWorkflo
   const ttl = transform({ budget }, ({ budget }) => Math.ceil(budget / 1000) + LOCK_SLACK_SECONDS)
   const lock = acquirePayLaterReconcileLockStep({ ttl_seconds: ttl })
   const selected = selectPayLaterReconcileBatchStep(
-    transform({ input, lock }, ({ input, lock }) => ({
+    transform({ input, lock, budget }, ({ input, lock, budget }) => ({
       owner_id: lock.owner_id,
       lookback_minutes: input.lookback_minutes,
       batch_size: input.batch_size,
       concurrency: input.concurrency,
+      max_calls_per_minute: input.max_calls_per_minute,
+      budget_ms: budget,
     }))
   )
   const done = reconcilePayLaterBatchStep(
     transform({ selected, budget }, ({ selected, budget }) => ({
       batch: selected.batch,
       concurrency: selected.concurrency,
+      max_calls_per_minute: selected.max_calls_per_minute,
       budget_ms: budget,
     }))
   )

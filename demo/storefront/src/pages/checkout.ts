@@ -2,14 +2,14 @@
  * `/checkout`: contact, delivery address and method, then one of PayLater's two ways to pay:
  * "Pay with PayLater" (the hosted payment link) or "Pay with the PayLater app" (Request to Pay, a
  * mobile number; see ./request-to-pay.ts). The PayLater calls are the plugin's storefront kit
- * (`medusa-payment-paylater/storefront`).
+ * (`medusa-payment-paylater-storefront`).
  *
  * The delivery method is put on the cart as soon as it is chosen, so the summary always shows the
  * total PayLater will be asked for. Paying saves the rest of the form to the cart first (email,
  * address) and only then creates the PayLater session, for the cart's final total.
  */
 import type { HttpTypes } from "@medusajs/types"
-import { payLaterAvailability, startLinkCheckout, toCheckoutError } from "medusa-payment-paylater/storefront"
+import { payLaterAvailability, startLinkCheckout, toCheckoutError } from "medusa-payment-paylater-storefront"
 import { cartSummary } from "../cart-summary"
 import { instalmentsLine } from "../paylater/instalments"
 import type { PageContext } from "../router"

@@ -1,5 +1,5 @@
 /**
- * `/order/pending?cart_id=…`: PayLater has not decided yet (the shopper came back before PayLater
+ * `/order/pending`: PayLater has not decided yet (the shopper came back before PayLater
  * confirmed, or the confirmation is still on its way). The page waits for the order.
  *
  * Each check asks Medusa to complete the cart, which is Medusa's standard storefront step and safe
@@ -7,12 +7,14 @@
  * the order; until then it refuses, and the PayLater session on the cart says whether the payment
  * is still open or has failed.
  */
-import { waitForPendingOrder } from "medusa-payment-paylater/storefront"
+import { waitForPendingOrder } from "medusa-payment-paylater-storefront"
 import type { PageContext } from "../router"
+import { cartStorage } from "../store"
 import { h, showPage } from "../ui"
 
 export async function renderOrderPending({ sdk, query }: PageContext): Promise<void> {
-  const cartId = query.get("cart_id")
+  // The return route names no cart (docs/security.md): the one this browser is checking out.
+  const cartId = query.get("cart_id") ?? cartStorage.get()
   if (!cartId) {
     showPage("Order status", h("h1", {}, "Order status"), h("p", {}, "This link is missing its cart. ", h("a", { href: "/" }, "Back to the shop")))
     return
@@ -33,7 +35,7 @@ export async function renderOrderPending({ sdk, query }: PageContext): Promise<v
     } else if (outcome?.kind === "missing") {
       status.textContent = "We could not find this checkout. If you paid, your order confirmation has the details."
     } else if (outcome?.kind === "failed") {
-      const params = new URLSearchParams({ step: "payment", paylater_error: outcome.reason, cart_id: cartId })
+      const params = new URLSearchParams({ step: "payment", paylater_error: outcome.reason })
       window.location.replace(`/checkout?${params}`)
     } else {
       status.textContent = "PayLater has not confirmed the payment yet. If you approved it, your order is placed as soon as PayLater confirms; check again in a moment."

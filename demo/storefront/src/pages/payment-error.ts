@@ -1,11 +1,12 @@
 /**
- * `/checkout?step=payment&paylater_error=<reason>&cart_id=<id>`: PayLater did not take the payment.
+ * `/checkout?step=payment&paylater_error=<reason>`: PayLater did not take the payment (the cart is
+ * the one this browser keeps; the return route names none).
  *
  * The plugin's return route sends the shopper here after PayLater's page ended without payment.
  * The cart is untouched, so "Try again" only needs a new PayLater session (a new payment link); the
  * details the shopper already entered stay on the cart.
  */
-import { failureMessage, paymentWasTaken, readPayLaterReturn, startLinkCheckout, toCheckoutError } from "medusa-payment-paylater/storefront"
+import { failureMessage, paymentWasTaken, readPayLaterReturn, startLinkCheckout, toCheckoutError } from "medusa-payment-paylater-storefront"
 import { cartSummary } from "../cart-summary"
 import type { PageContext } from "../router"
 import { cartStorage, retrieveCart } from "../store"

@@ -1,5 +1,5 @@
 /**
- * The Request to Pay screens, built on the plugin's storefront kit (`medusa-payment-paylater/storefront`):
+ * The Request to Pay screens, built on the plugin's storefront kit (`medusa-payment-paylater-storefront`):
  *
  *  - `requestToPayOption`: the checkout's "Pay with the PayLater app" option, a mobile number field.
  *  - `/checkout/request-to-pay?cart_id=…&session_id=…` (`renderRequestToPayWaiting`): the waiting
@@ -15,7 +15,7 @@ import {
   toCheckoutError,
   type CheckoutErrorKind,
   type RequestToPayState,
-} from "medusa-payment-paylater/storefront"
+} from "medusa-payment-paylater-storefront"
 import { cartSummary } from "../cart-summary"
 import { readConfig } from "../config"
 import type { PageContext } from "../router"

@@ -4,7 +4,7 @@
  */
 import { createElement } from "react"
 import { createRoot } from "react-dom/client"
-import { PayLaterInstalments } from "medusa-payment-paylater/storefront/react"
+import { PayLaterInstalments } from "medusa-payment-paylater-storefront/react"
 import type { Sdk } from "../store"
 import { h } from "../ui"
 

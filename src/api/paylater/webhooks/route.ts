@@ -1,5 +1,8 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { configuredRegistrations } from "../../../medusa-records/registrations"
+import { WEBHOOK_DELAY_DEFAULT_MS } from "../../../providers/paylater/webhook-options"
 import { PAYLATER_WEBHOOK_EVENT, queuedFields, verifyNotification } from "../../../signal-handlers/webhook"
 import { readJsonObject } from "./read-body"
 import { tallyWebhookAnswer } from "./tally"
@@ -8,10 +11,14 @@ import { tallyWebhookAnswer } from "./tally"
 const RECEIVED = Buffer.from(JSON.stringify({ message: "Webhook received successfully" }))
 const RECEIVED_HEADERS = { "content-type": "application/json; charset=utf-8", "content-length": String(RECEIVED.length) }
 
-// As Medusa's own /hooks/payment route: a storefront-driven return gets a head start, and a failed
-// run is tried again (with the Redis event bus).
-const DELAY_MS = 5000
+// As Medusa's own /hooks/payment route: a storefront-driven return gets a head start (the
+// registration's `webhookDelayMs`, 5 s unless set), and a failed run is tried again (with the Redis
+// event bus).
 const ATTEMPTS = 3
+
+function delayFor(container: MedusaContainer, registrationId: string): number {
+  return configuredRegistrations(container).find((r) => r.id === registrationId)?.options?.webhooks.delayMs ?? WEBHOOK_DELAY_DEFAULT_MS
+}
 
 /**
  * POST /paylater/webhooks: the URL to give PayLater for both payment methods.
@@ -20,8 +27,8 @@ const ATTEMPTS = 3
  * configuration), then the notification is queued and PayLater answered: 403 + `{ message }` when it
  * fails verification (PayLater's contract), 200 as soon as it passes. Everything else (is the
  * session ours, what PayLater says, the order, the admin's history) is the deferred settlement's
- * (src/subscribers/paylater-webhook.ts). Genuine notifications for orders this store does not know
- * also get 200, so PayLater stops retrying them.
+ * (src/subscribers/paylater-webhook.ts), a bounded number at a time. Genuine notifications for
+ * orders this store does not know also get 200, so PayLater stops retrying them.
  */
 export async function POST(req: MedusaRequest, res: MedusaResponse): Promise<void> {
   tallyWebhookAnswer(req, res)
@@ -40,7 +47,7 @@ export async function POST(req: MedusaRequest, res: MedusaResponse): Promise<voi
   try {
     await req.scope
       .resolve(Modules.EVENT_BUS)
-      .emit({ name: PAYLATER_WEBHOOK_EVENT, data }, { delay: DELAY_MS, attempts: ATTEMPTS })
+      .emit({ name: PAYLATER_WEBHOOK_EVENT, data }, { delay: delayFor(req.scope, verdict.registration_id), attempts: ATTEMPTS })
   } catch (error) {
     // Our own failure: a 5xx makes PayLater deliver the notification again later.
     logger.error(`PayLater webhook could not be queued: ${(error as Error)?.message ?? "unknown error"}`)

@@ -41,6 +41,13 @@ export const PayLaterAttempt = model
     session_gone_at: model.dateTime().nullable(),
     /** Why the create call's outcome is unknown or refused, when it was (error code only). */
     start_error: model.text().nullable(),
+    /**
+     * When reconciliation asks PayLater about this open attempt next (attempt-state.ts `nextAskAt`:
+     * backoff per row, so new rows never starve old ones); null: due since its creation.
+     */
+    next_ask_at: model.dateTime().nullable(),
+    /** How many times PayLater was asked about it (answered or not): the backoff's step. */
+    asks: model.number().default(0),
     /** Public-safe extras: masked mobile, PayLater's raw expiry text. */
     detail: model.json().nullable(),
   })
@@ -49,4 +56,5 @@ export const PayLaterAttempt = model
     { on: ["session_id"] },
     { on: ["state"] },
     { on: ["payment_collection_id"] },
+    { on: ["next_ask_at"] },
   ])

@@ -34,8 +34,8 @@ describe("initiatePayment", () => {
       payment_link_url: `https://pay.example/paylink/${SESSION}?token=t&channel=web`,
       paylater_redirects: {
         success: "https://shop.qa/order/confirmed/{order_id}",
-        failure: "https://shop.qa/checkout?step=payment&paylater_error={reason}&cart_id={cart_id}",
-        pending: "https://shop.qa/order/pending?cart_id={cart_id}",
+        failure: "https://shop.qa/checkout?step=payment&paylater_error={reason}",
+        pending: "https://shop.qa/order/pending",
       },
     })
     expect(new Date(out.data!.expires_at as string).toISOString()).toBe(out.data!.expires_at)

@@ -95,6 +95,13 @@ export class MemoryRefundLedger implements RefundLedger, LedgerPort {
     })
   }
 
+  async recordUnanswered(id: string) {
+    const row = this.rows.find((r) => r.paylater_order_id === id)
+    if (!row) return null
+    row.asks = (row.asks ?? 0) + 1
+    return row
+  }
+
   async markSessionGone(sessionId: string) {
     for (const row of this.rows.filter((r) => r.session_id === sessionId && !r.session_gone_at)) row.session_gone_at = new Date()
   }

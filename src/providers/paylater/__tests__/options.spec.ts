@@ -9,8 +9,9 @@ describe("provider options", () => {
     expect(resolved.backendUrl).toBe("https://api.shop.qa")
     expect(resolved.templates).toEqual({
       success: "{storefront_url}/order/confirmed/{order_id}",
-      failure: "{storefront_url}/checkout?step=payment&paylater_error={reason}&cart_id={cart_id}",
-      pending: "{storefront_url}/order/pending?cart_id={cart_id}",
+      // No cart id: anyone holding the return URL could read the cart (docs/security.md).
+      failure: "{storefront_url}/checkout?step=payment&paylater_error={reason}",
+      pending: "{storefront_url}/order/pending",
     })
     expect(resolved.config.outletId).toBe(1000000061)
   })
@@ -54,5 +55,23 @@ describe("templates", () => {
       cart_id: "cart 1/2",
     })
     expect(url).toBe("https://shop.qa/checkout?e=a%26b%3Dc&cart_id=cart%201%2F2")
+  })
+})
+
+describe("webhook options", () => {
+  it("waits 5 s before settling and leaves the concurrency to the database pool unless told", () => {
+    expect(resolveProviderOptions(OPTIONS).webhooks).toEqual({ delayMs: 5000, concurrency: null })
+  })
+
+  it("reads a delay and a concurrency, from numbers or from environment text", () => {
+    expect(resolveProviderOptions({ ...OPTIONS, webhookDelayMs: 0, webhookConcurrency: 3 }).webhooks).toEqual({ delayMs: 0, concurrency: 3 })
+    expect(resolveProviderOptions({ ...OPTIONS, webhookDelayMs: "250", webhookConcurrency: "8" }).webhooks).toEqual({ delayMs: 250, concurrency: 8 })
+  })
+
+  it("refuses boot on a concurrency or delay out of range, naming both", () => {
+    expect(() => resolveProviderOptions({ ...OPTIONS, webhookConcurrency: 0, webhookDelayMs: 60_001 })).toThrow(
+      /webhookConcurrency must be a whole number between 1 and 64.*webhookDelayMs must be a whole number between 0 and 60000/
+    )
+    expect(() => resolveProviderOptions({ ...OPTIONS, webhookConcurrency: "many" })).toThrow(/webhookConcurrency/)
   })
 })

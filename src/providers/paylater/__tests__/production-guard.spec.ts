@@ -1,5 +1,6 @@
 import { resolveProviderOptions } from "../options"
-import { isLoopbackHost, warnOnce } from "../production-guard"
+import { isProduction } from "@medusajs/framework/utils"
+import { isProductionProcess, localHostReason, warnOnce } from "../production-guard"
 import { OPTIONS } from "./fake-api"
 
 /** A complete live configuration; each test breaks one thing. */
@@ -74,12 +75,74 @@ describe("production guard (NODE_ENV=production)", () => {
   })
 })
 
-describe("loopback hosts", () => {
-  it.each(["localhost", "api.localhost", "127.0.0.1", "127.1.2.3", "0.0.0.0", "[::1]", "::ffff:127.0.0.1"])("%s is this machine", (host) => {
-    expect(isLoopbackHost(host)).toBe(true)
+describe("the live API host (ipaddr.js)", () => {
+  // Each as a merchant would write it in apiBaseUrl; `new URL()` canonicalises it first, as the guard does.
+  const REFUSED: Array<[string, RegExp]> = [
+    ["https://localhost", /this machine/],
+    ["https://localhost.", /this machine/],
+    ["https://LOCALHOST..", /this machine/],
+    ["https://api.localhost", /this machine/],
+    ["https://foo.localhost.", /this machine/],
+    ["https://localhost.localdomain", /this machine/],
+    ["https://localhost.localdomain.", /this machine/],
+    ["https://127.0.0.1:4010", /loopback/],
+    ["https://127.1.2.3", /loopback/],
+    ["https://0x7f.1", /loopback/],
+    ["https://2130706433", /loopback/],
+    ["https://[::1]:8443", /loopback/],
+    ["https://0.0.0.0", /unspecified/],
+    ["https://[::]", /unspecified/],
+    ["https://[::ffff:0:0]", /ipv4Mapped/],
+    ["https://[::ffff:127.0.0.1]", /ipv4Mapped/],
+    ["https://[::ffff:8.8.8.8]", /ipv4Mapped/],
+    ["https://169.254.169.254", /linkLocal/],
+    ["https://[fe80::1]", /linkLocal/],
+    ["https://10.1.2.3", /private/],
+    ["https://172.16.0.1", /private/],
+    ["https://172.31.255.255", /private/],
+    ["https://192.168.1.1", /private/],
+    ["https://100.64.0.1", /carrierGradeNat/],
+    ["https://[fc00::1]", /uniqueLocal/],
+    ["https://[fd12:3456::1]", /uniqueLocal/],
+    ["https://[64:ff9b::7f00:1]", /rfc6052/],
+    ["https://[2002:7f00:1::1]", /6to4/],
+    ["https://224.0.0.1", /multicast/],
+    ["https://255.255.255.255", /broadcast/],
+  ]
+  it.each(REFUSED)("%s is refused (%s)", (apiBaseUrl, why) => {
+    expect(localHostReason(new URL(apiBaseUrl).hostname)).toMatch(why)
+    expect(() => inProduction({ ...LIVE, apiBaseUrl })).toThrow(/apiBaseUrl .* set allowInsecureApiBase: true only if this address is intended/)
+    expect(inProduction({ ...LIVE, apiBaseUrl, allowInsecureApiBase: true }).config.environment).toBe("production")
   })
-  it.each(["connect.paylaterapp.com", "10.0.0.5", "128.0.0.1", "localhost.example.com"])("%s is not", (host) => {
-    expect(isLoopbackHost(host)).toBe(false)
+
+  it.each(["https://connect.paylaterapp.com", "https://localhost.example.com", "https://mylocalhost.qa", "https://172.32.0.1", "https://8.8.8.8", "https://[2001:4860:4860::8888]"])(
+    "%s may be the live API (names are not resolved)",
+    (apiBaseUrl) => {
+      expect(localHostReason(new URL(apiBaseUrl).hostname)).toBeNull()
+      expect(inProduction({ ...LIVE, apiBaseUrl }).config.apiBaseUrl).toBe(apiBaseUrl)
+    }
+  )
+})
+
+describe("production, as Medusa reads it", () => {
+  it.each([
+    ["production", true],
+    ["prod", true],
+    ["development", false],
+    ["test", false],
+    ["", false],
+    [undefined, false],
+    ["Production", false],
+  ])("NODE_ENV=%s: %s, the same as Medusa's isProduction()", (value, expected) => {
+    expect(isProductionProcess({ NODE_ENV: value } as NodeJS.ProcessEnv)).toBe(expected)
+    const before = process.env.NODE_ENV
+    try {
+      if (value === undefined) delete process.env.NODE_ENV
+      else process.env.NODE_ENV = value
+      expect(isProduction()).toBe(expected)
+    } finally {
+      process.env.NODE_ENV = before
+    }
   })
 })
 

@@ -1,5 +1,6 @@
 import { BigNumber, MedusaError } from "@medusajs/framework/utils"
 import { PayLaterError } from "../../../lib/paylater"
+import { withStoreStart } from "../request-context"
 import { PayLaterRequestToPayProviderService } from "../services/request-to-pay"
 import { makeRtpProvider, status } from "./fake-api"
 
@@ -210,5 +211,26 @@ describe("Request to Pay: status through the shared base", () => {
     const out = await provider.getPaymentStatus({ data })
     expect(out.status).toBe("canceled")
     expect(out.data).toMatchObject({ paylater_failure_reason: "expired", paylater_status_code: 3 })
+  })
+})
+
+describe("Request to Pay through the store API (the route's facts in request-context.ts)", () => {
+  it("pushes to the number the store route matched with the cart's email, without a look-up of its own", async () => {
+    const { provider, fake } = makeRtpProvider()
+    const lookUp = jest.spyOn(fake, "lookupShopper")
+    await withStoreStart("pay_col_1", { matched_mobile: FULL }, () => provider.initiatePayment(input("+974 5111 8021")))
+    expect(fake.rtps).toHaveLength(1)
+    expect(lookUp).not.toHaveBeenCalled()
+  })
+
+  it.each([
+    ["another number than the one matched", { matched_mobile: "97451118022" }],
+    ["no number matched", { matched_mobile: null }],
+  ])("refuses %s with the one 'not eligible' answer and pushes nothing", async (_what, facts) => {
+    const { provider, fake } = makeRtpProvider()
+    const error = await withStoreStart("pay_col_1", facts, () => provider.initiatePayment(input("51118021"))).catch((e) => e)
+    expect(error).toBeInstanceOf(MedusaError)
+    expect(error).toMatchObject({ type: MedusaError.Types.NOT_ALLOWED, code: "paylater_not_eligible" })
+    expect(fake.rtps).toHaveLength(0)
   })
 })

@@ -1,10 +1,17 @@
 import { MedusaError } from "@medusajs/framework/utils"
 import { PayLaterError } from "../../../lib/paylater"
-import { makeProvider, status } from "./fake-api"
+import { makeProvider as makeBareProvider, status } from "./fake-api"
 
 const SESSION = "payses_01ABC"
 const data = { session_id: SESSION, paylater_order_id: `${SESSION}-2`, amount: "350.00", expires_at: "2999-01-01T00:00:00.000Z" }
 const ctx = { idempotency_key: SESSION }
+
+/** A provider whose ledger holds the session's second attempt (written before PayLater was called). */
+function makeProvider(...args: Parameters<typeof makeBareProvider>) {
+  const made = makeBareProvider(...args)
+  void made.ledger.writeAhead({ paylater_order_id: `${SESSION}-2`, kind: "link", session_id: SESSION, amount: "350.00", currency_code: "qar", expires_at: null })
+  return made
+}
 
 describe("authorizePayment / getPaymentStatus", () => {
   it("asks PayLater every time, under the attempt's own order id", async () => {
@@ -39,7 +46,7 @@ describe("authorizePayment / getPaymentStatus", () => {
   })
 
   it("reads a failure after the attempt's recorded expiry as expired", async () => {
-    const { provider, fake, ledger } = makeProvider()
+    const { provider, fake, ledger } = makeBareProvider()
     await ledger.writeAhead({ paylater_order_id: `${SESSION}-2`, kind: "link", session_id: SESSION, amount: "350.00", currency_code: "QAR", expires_at: new Date("2000-01-01T00:00:00.000Z") })
     fake.statusAnswers.push(status(3))
     const out = await provider.authorizePayment({ data, context: ctx })
@@ -48,7 +55,7 @@ describe("authorizePayment / getPaymentStatus", () => {
   })
 
   it("never takes the expiry from session data: a storefront's expires_at does not make a decline an expiry", async () => {
-    const { provider, fake, ledger } = makeProvider()
+    const { provider, fake, ledger } = makeBareProvider()
     await ledger.writeAhead({ paylater_order_id: `${SESSION}-2`, kind: "link", session_id: SESSION, amount: "350.00", currency_code: "QAR", expires_at: new Date("2999-01-01T00:00:00.000Z") })
     fake.statusAnswers.push(status(3))
     const out = await provider.authorizePayment({ data: { ...data, expires_at: "2000-01-01T00:00:00.000Z" }, context: ctx })
@@ -63,11 +70,15 @@ describe("authorizePayment / getPaymentStatus", () => {
     expect(ledger.rows[0]).toMatchObject({ last_status_signal: "webhook" })
   })
 
-  it("refuses to check an order that is not this session's", async () => {
+  it("asks about the session's own attempt from the ledger, whatever order id its data names", async () => {
     const { provider, fake } = makeProvider()
-    const error = await provider
-      .authorizePayment({ data: { ...data, paylater_order_id: "payses_SOMEONE_ELSE" }, context: ctx })
-      .catch((e) => e)
+    await provider.authorizePayment({ data: { ...data, paylater_order_id: "payses_SOMEONE_ELSE" }, context: ctx })
+    expect(fake.statusCalls).toEqual([`${SESSION}-2`])
+  })
+
+  it("refuses to check a session the ledger has no attempt for, whatever its data says", async () => {
+    const { provider, fake } = makeBareProvider()
+    const error = await provider.authorizePayment({ data, context: ctx }).catch((e) => e)
     expect(error.type).toBe(MedusaError.Types.NOT_ALLOWED)
     expect(fake.statusCalls).toHaveLength(0)
   })

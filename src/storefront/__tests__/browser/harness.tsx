@@ -78,6 +78,9 @@ window.__mount = (name, props) => {
     case "button":
       root.render(<PayLaterButton {...common} cart={props.cart as { id: string }} navigate={record("navigate")} onError={(e) => record("error")(e.code)} id="pay" />)
       break
+    case "button-default-navigation":
+      root.render(<PayLaterButton {...common} cart={props.cart as { id: string }} id="pay" />)
+      break
     case "rtp-form":
       root.render(
         <RequestToPayForm

@@ -48,6 +48,7 @@ const KIND_LABEL: Record<string, string> = {
   paid_without_order: "Paid, no order",
   orphaned: "Paid after the cart changed",
   mismatch: "Store and PayLater disagree",
+  settlement_failing: "Settlement keeps failing",
 }
 
 const RESOLUTION_LABEL: Record<string, string> = {

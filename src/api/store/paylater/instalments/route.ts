@@ -1,8 +1,9 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
-import { parseMinorUnits, formatMinorUnits } from "../../../../lib/paylater"
+import { parseMinorUnits, formatMinorUnits, requestToPayRange } from "../../../../lib/paylater"
 import { toAmountText } from "../../../../providers/paylater/money"
 import { registeredProviderOptions } from "../../../../medusa-records/registrations"
+import { PAYLATER_RTP_PROVIDER } from "../../../../medusa-records/session"
 import { instalmentOffer } from "./offer"
 
 const DEFAULT_PROVIDER = "pp_paylater_paylater"
@@ -48,7 +49,9 @@ export async function GET(req: MedusaRequest, res: MedusaResponse): Promise<void
   if (!options) {
     throw new MedusaError(MedusaError.Types.NOT_FOUND, `${providerId} is not a PayLater payment provider of this store`)
   }
-  const settings = { minAmount: options.config.minAmount, maxAmount: options.config.maxAmount, plans: options.checkout.plans }
+  // Each method's own range: Request to Pay is not bound by the link's minimum (the provider checks the same).
+  const range = PAYLATER_RTP_PROVIDER.test(providerId) ? requestToPayRange(options.config) : options.config
+  const settings = { minAmount: range.minAmount, maxAmount: range.maxAmount, plans: options.checkout.plans }
 
   if (amountText !== undefined) {
     // Depends only on the amount and the store's options: browsers and CDNs may keep it a while.

@@ -1,0 +1,63 @@
+/**
+ * A fresh store's database and seed, shared by the as-installed suites: a database of its own on
+ * the test run's PostgreSQL (scripts/test.js sets DB_*), and the integration tests' seed (one truth
+ * for "a store PayLater sells in") as the store's own `medusa exec` script.
+ */
+import fs from "node:fs"
+import path from "node:path"
+import { REPO_ROOT } from "./fresh-store"
+
+const PG = {
+  host: process.env.DB_HOST ?? "localhost",
+  port: Number(process.env.DB_PORT ?? 5432),
+  user: process.env.DB_USERNAME ?? "postgres",
+  password: process.env.DB_PASSWORD ?? "",
+}
+
+export async function onServer(sql: string[]): Promise<void> {
+  const { Client } = require("pg") as typeof import("pg")
+  const client = new Client({ ...PG, database: "postgres" })
+  await client.connect()
+  try {
+    for (const statement of sql) await client.query(statement)
+  } finally {
+    await client.end()
+  }
+}
+
+/** Creates (or recreates) the database; returns its URL. */
+export async function createDatabase(name: string): Promise<string> {
+  await onServer([`DROP DATABASE IF EXISTS "${name}"`, `CREATE DATABASE "${name}"`])
+  const auth = PG.password ? `${encodeURIComponent(PG.user)}:${encodeURIComponent(PG.password)}` : encodeURIComponent(PG.user)
+  return `postgres://${auth}@${PG.host}:${PG.port}/${name}`
+}
+
+export async function dropDatabase(name: string): Promise<void> {
+  await onServer([`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`]).catch(() => undefined)
+}
+
+/**
+ * Writes the store's seed script (src/scripts/seed.ts); running it writes what it made to `outFile`.
+ * `coreFlows` is where the store imports Medusa's workflows from: a pnpm store reaches only its
+ * direct dependencies, so it uses `@medusajs/medusa/core-flows` (as Medusa's starter does).
+ */
+export function writeSeedScript(storeDir: string, outFile: string, coreFlows = "@medusajs/core-flows"): void {
+  const scripts = path.join(storeDir, "src", "scripts")
+  fs.mkdirSync(scripts, { recursive: true })
+  const seed = fs.readFileSync(path.join(REPO_ROOT, "integration-tests", "helpers", "seed.ts"), "utf8")
+  fs.writeFileSync(path.join(scripts, "paylater-seed-data.ts"), seed.replace(/from "@medusajs\/core-flows"/g, `from "${coreFlows}"`))
+  fs.writeFileSync(
+    path.join(scripts, "seed.ts"),
+    [
+      `import fs from "node:fs"`,
+      `import type { ExecArgs } from "@medusajs/framework/types"`,
+      `import { seedStore } from "./paylater-seed-data"`,
+      ``,
+      `export default async function seed({ container }: ExecArgs): Promise<void> {`,
+      `  const seeded = await seedStore(container, { label: "Fresh store", paylaterInEuRegion: false })`,
+      `  fs.writeFileSync(${JSON.stringify(outFile)}, JSON.stringify(seeded))`,
+      `}`,
+      ``,
+    ].join("\n")
+  )
+}
