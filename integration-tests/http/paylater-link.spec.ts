@@ -20,6 +20,8 @@ import {
 import { decideOnLink, followToApp } from "./paylater-link/shopper"
 import { eventually, ledgerForCart } from "./paylater-link/ledger"
 import { watchProcessPayment, type PipelineWatch } from "./paylater-link/pipeline"
+import { countCalls } from "../helpers/call-counter"
+import { settleNotification } from "../../src/signal-handlers/webhook"
 
 jest.setTimeout(180_000)
 
@@ -283,6 +285,20 @@ integrationTestRunner({
           expect(res.data).toEqual({ message: "Webhook received successfully" })
         }
         await watch.waitForFinished(3)
+        expect(await ledger(cart.id)).toMatchObject({ orders: 1, payments: 1, captures: 1 })
+      })
+
+      it("settles a duplicate paid notification from the ledger row: at most 2 ledger reads, 1 session read, 2 locks", async () => {
+        const { cart, session } = await checkout()
+        await paylater().approveLink(session.id)
+        await eventually(() => ledger(cart.id), (v) => v.orders === 1 && v.captures === 1)
+        await watch.waitForFinished(1)
+        // The deferred half of a retried notification, as the subscriber runs it.
+        const { result, counts } = await countCalls(getContainer(), () => settleNotification(getContainer(), signed(session.id, "success")))
+        expect(result?.outcome).toBe("already_placed")
+        expect(counts.ledgerReads.length).toBeLessThanOrEqual(2)
+        expect(counts.sessionReads.length).toBeLessThanOrEqual(1)
+        expect(counts.locks.length).toBeLessThanOrEqual(2)
         expect(await ledger(cart.id)).toMatchObject({ orders: 1, payments: 1, captures: 1 })
       })
 

@@ -22,6 +22,8 @@ export interface PayLaterSessionContext {
   for_order: boolean
   /** The session's current attempt in the ledger: what PayLater last said about it, and its expiry. */
   attempt: AttemptRecord | null
+  /** Set when a re-read found the session deleted (e.g. by the paid session of a double submit). */
+  session_gone?: true
 }
 
 interface LinkRow {

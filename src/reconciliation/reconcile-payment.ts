@@ -20,6 +20,8 @@ export function outcomeOf(result: SettlementResult): Outcome {
       if (state === "expired") return "expired"
       return result.asked ? "pending" : "skipped"
     }
+    case "already_placed":
+      return "paid"
     case "paid":
     case "paid_without_order":
     case "unavailable":

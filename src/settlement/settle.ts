@@ -12,6 +12,7 @@ import { settleDetachedAttempt } from "./detached-attempt"
 import { recordedPaymentOf } from "../paid-without-order/listing"
 import { readPayLaterSession, type PayLaterSessionContext } from "../medusa-records/session"
 import { authorizeUnderLock, rereadSessionRow, takeStatusSlot } from "./transitions"
+import { holdsOrderMoney } from "../modules/paylater-activity/attempt-state"
 
 /** Who is asking: every PayLater signal settles through settlePayLaterSession. */
 export type SettlementSignal = "webhook" | "return" | "reconciliation" | "admin" | "poll"
@@ -67,6 +68,11 @@ export type SettlementResult =
    * threw), settled from its ledger row: paid ones are listed as paid without an order.
    */
   | { outcome: "detached"; session: null; attempt: AttemptRecord; asked: boolean; changed: boolean }
+  /**
+   * The named attempt's row already holds its order's money: a repeat (a duplicate or late
+   * notification). Answered from the row alone, with no session read, lock or question.
+   */
+  | { outcome: "already_placed"; session: null; attempt: AttemptRecord; order_id: string; asked: false; changed: false }
   | (Settled & { outcome: "paid"; order_id: string | null })
   | (Settled & { outcome: "paid_without_order"; cart_id: string; error: string })
   | (Settled & { outcome: "failed"; reason: "declined" | "expired" })
@@ -183,6 +189,11 @@ async function askAndApply(
     const authorized = await authorizeUnderLock(container, current, input.signal)
     asked = true
     current = await rereadSessionRow(container, authorized ? { ...current, session_status: "authorized", session_data: authorized.data } : current)
+    if (!authorized && current.session_gone && current.attempt) {
+      // Deleted while this settlement waited for the cart lock: another session of the cart (a
+      // double submit) was paid first. This attempt is settled from its row and, if paid, listed.
+      return settleDetachedAttempt(container, current.attempt, input)
+    }
     if (!authorized) {
       // The provider records PayLater's answer in the ledger even when Medusa refuses to authorize.
       const answered = String(current.attempt?.last_status_at ?? "") !== checkedBefore
@@ -235,7 +246,9 @@ export async function settlePayLaterSession(container: MedusaContainer, input: S
     }
     throw error
   }
-  if ((result.outcome === "paid" || result.outcome === "paid_without_order") && (result.asked || input.reported === "success")) {
+  if (result.outcome === "already_placed") {
+    if (input.reported === "success") await announce(container, input, { outcome: "paid", order_id: result.order_id })
+  } else if ((result.outcome === "paid" || result.outcome === "paid_without_order") && (result.asked || input.reported === "success")) {
     await announce(container, input, { outcome: result.outcome, order_id: result.outcome === "paid" ? result.order_id : null })
   }
   return result
@@ -314,11 +327,18 @@ async function settleForPlacedCart(container: MedusaContainer, context: PayLater
 }
 
 async function settle(container: MedusaContainer, input: SettleInput): Promise<SettlementResult> {
-  const before = await readPayLaterSession(container, input.session_id)
   const activity = activityModuleOf(container)
+  // The ledger first: when the named attempt's money is already its order's (recorded by
+  // completion), nothing a repeat says can change that, and the hot path of a retried or
+  // duplicated notification stops at one row read.
+  const row = input.paylater_order_id ? ((await activity?.findAttempt(input.paylater_order_id)) ?? null) : null
+  if (row && holdsOrderMoney(row)) {
+    return { outcome: "already_placed", session: null, attempt: row, order_id: row.order_id!, asked: false, changed: false }
+  }
+  const before = await readPayLaterSession(container, input.session_id)
   const named =
     input.paylater_order_id && input.paylater_order_id !== before?.attempt?.paylater_order_id
-      ? await activity?.findAttempt(input.paylater_order_id)
+      ? row
       : !before
         ? await activity?.currentAttemptOf(input.session_id)
         : null

@@ -106,7 +106,7 @@ export async function rereadSessionRow(
   const withAttempt = { ...context, attempt: attempt ?? context.attempt }
   return row
     ? { ...withAttempt, session_status: row.status, session_data: (row.data ?? {}) as PayLaterSessionData }
-    : withAttempt
+    : { ...withAttempt, session_gone: true }
 }
 
 // The cart lock itself waits; these retries only cover a run that gave up on it.

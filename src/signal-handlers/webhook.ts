@@ -94,7 +94,13 @@ async function settleVerified(container: MedusaContainer, webhook: PayLaterWebho
     // Settled from its ledger row (session deleted or attempt superseded): listed there if paid.
     return result
   }
-  if (!result.session) {
+  // Where the notification is recorded in the admin's history: the live session's collection, or
+  // for a repeat about a placed order, the collection its ledger row names.
+  const at =
+    result.outcome === "already_placed"
+      ? { session_id: result.attempt.session_id, payment_collection_id: result.attempt.payment_collection_id }
+      : result.session
+  if (!at) {
     logger.warn(`PayLater: webhook "${webhook.status}" for unknown order ${logRef(webhook.order_id)} ignored`)
     return result
   }
@@ -107,12 +113,12 @@ async function settleVerified(container: MedusaContainer, webhook: PayLaterWebho
   // Best effort, after the money: a failure is logged and never retried as a payment failure.
   const activity = webhookEvent(
     { orderId: webhook.order_id, status: webhook.status, timestamp: webhook.timestamp },
-    { session_id: result.session.session_id, action: ACTION[webhook.status] }
+    { session_id: at.session_id, action: ACTION[webhook.status] }
   )
   if (activity) {
     await recordPayLaterActivity(container, {
       ...activity,
-      payment_collection_id: result.session.payment_collection_id,
+      payment_collection_id: at.payment_collection_id,
       occurred_at: receivedAt(webhook.received_at, new Date()),
     })
   }

@@ -1,0 +1,70 @@
+/**
+ * Counts the calls a piece of work makes on a live app's modules: ledger reads (the plugin's
+ * module), Medusa payment-session reads and locks taken. Only outermost calls count (a service
+ * method calling another of its own methods is one read), so the numbers are what the code under
+ * test asked for, not how a module implements it.
+ */
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { Modules } from "@medusajs/framework/utils"
+import { PAYLATER_ACTIVITY_MODULE } from "../../src/modules/paylater-activity"
+
+export interface CallCounts {
+  ledgerReads: string[]
+  sessionReads: string[]
+  locks: string[]
+}
+
+type AnyService = Record<string, unknown>
+
+/** Read methods of the attempt ledger: anything that looks attempts up without writing. */
+const LEDGER_READ = /^(findAttempt|currentAttemptOf|attemptsOfSession|openAttempts|paidAttemptsSince|refundedAmount|list\w*Attempts?|listAndCount\w*Attempts?|retrieve\w*Attempt)$/
+const SESSION_READ = /^(listPaymentSessions|listAndCountPaymentSessions|retrievePaymentSession)$/
+const LOCK = /^(execute|acquire)$/
+
+function methodNames(service: AnyService): string[] {
+  const names = new Set<string>()
+  for (let proto = service; proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
+    for (const name of Object.getOwnPropertyNames(proto)) {
+      if (name !== "constructor") names.add(name)
+    }
+  }
+  return [...names].filter((n) => typeof service[n] === "function")
+}
+
+function wrap(service: AnyService, pattern: RegExp, sink: string[]): () => void {
+  const restore: Array<() => void> = []
+  let depth = 0
+  for (const name of methodNames(service).filter((n) => pattern.test(n))) {
+    const original = service[name] as (...a: unknown[]) => unknown
+    const own = Object.prototype.hasOwnProperty.call(service, name)
+    service[name] = async function (this: unknown, ...args: unknown[]) {
+      if (depth === 0) sink.push(name)
+      depth++
+      try {
+        return await original.apply(service, args)
+      } finally {
+        depth--
+      }
+    }
+    restore.push(() => {
+      if (own) service[name] = original
+      else delete service[name]
+    })
+  }
+  return () => restore.forEach((r) => r())
+}
+
+/** Runs `work` with the counters on, and takes them off again whatever happens. */
+export async function countCalls<T>(container: MedusaContainer, work: () => Promise<T>): Promise<{ result: T; counts: CallCounts }> {
+  const counts: CallCounts = { ledgerReads: [], sessionReads: [], locks: [] }
+  const undo = [
+    wrap(container.resolve(PAYLATER_ACTIVITY_MODULE) as AnyService, LEDGER_READ, counts.ledgerReads),
+    wrap(container.resolve(Modules.PAYMENT) as unknown as AnyService, SESSION_READ, counts.sessionReads),
+    wrap(container.resolve(Modules.LOCKING) as unknown as AnyService, LOCK, counts.locks),
+  ]
+  try {
+    return { result: await work(), counts }
+  } finally {
+    undo.forEach((u) => u())
+  }
+}
