@@ -25,6 +25,10 @@ import { merchantView } from "./paylater-ledger/merchant"
 import { successDelivered as notifiedOfSuccess } from "./paylater-ledger/notifications"
 import { eventually, ledgerForCart } from "./paylater-link/ledger"
 import { decideOnLink } from "./paylater-link/shopper"
+import Medusa from "@medusajs/js-sdk"
+import { startLinkCheckout, startRequestToPay } from "../../src/storefront/checkout"
+import { PayLaterCheckoutError } from "../../src/storefront/errors"
+import { SHOPPER_MESSAGES } from "../../src/storefront/messages"
 
 jest.setTimeout(240_000)
 
@@ -123,6 +127,38 @@ medusaIntegrationTestRunner({
       }
       // Nothing reached PayLater, and the paid session is still the order's.
       expect(paylater().orders()).toHaveLength(before)
+      expect(await ledgerForCart(getContainer(), placed.cartId)).toMatchObject({ orders: 1, payments: 1, captures: 1, refunds: 0 })
+    })
+
+    it("the DTC shopper with the kept cart cookie: the storefront kit answers already_placed with the order for both methods, and nothing reaches PayLater", async () => {
+      const placed = await requestPlacedByWebhook()
+      // The storefront's own SDK and the cart as the starter still holds it (its cookie survived the webhook-only completion).
+      const sdk = new Medusa({ baseUrl: String(api.defaults.baseURL), publishableKey: seed.publishableKey })
+      const { cart } = await sdk.store.cart.retrieve(placed.cartId)
+      const before = paylater().orders().length
+      const tries = [
+        () => startRequestToPay(sdk, cart, { mobileNumber: SHOPPER }),
+        () => startLinkCheckout(sdk, cart),
+      ]
+      for (const start of tries) {
+        const error = await start().then(
+          () => null,
+          (e: unknown) => e
+        )
+        expect(error).toBeInstanceOf(PayLaterCheckoutError)
+        const refused = error as PayLaterCheckoutError
+        expect({ code: refused.code, kind: refused.kind, status: refused.status, orderId: refused.orderId }).toEqual({
+          code: "already_placed",
+          kind: "already_placed",
+          status: 409,
+          orderId: placed.orderId,
+        })
+        expect(refused.messageIn("ar")).toBe(SHOPPER_MESSAGES.already_placed.ar)
+      }
+      expect(paylater().orders()).toHaveLength(before)
+      await timePasses()
+      expect(await merchant.itemsFor(placed.session.id, "all")).toEqual([])
+      expect(merchant.refundsAtPayLater(placed.session.id)).toEqual([])
       expect(await ledgerForCart(getContainer(), placed.cartId)).toMatchObject({ orders: 1, payments: 1, captures: 1, refunds: 0 })
     })
 

@@ -43,7 +43,6 @@ export async function reconcileSession(container: MedusaContainer, candidate: Se
   const result = await settlePayLaterSession(container, {
     session_id: candidate.session_id,
     signal: "reconciliation",
-    ask_past_expiry: true,
   })
   const outcome = outcomeOf(result)
   recordAutomaticCheck(container, result, "reconciliation")
@@ -71,7 +70,6 @@ export async function reconcileAttempt(container: MedusaContainer, candidate: At
     session_id: row.session_id,
     paylater_order_id: row.paylater_order_id,
     signal: "reconciliation",
-    ask_past_expiry: true,
   })
   return outcomeOf(result)
 }

@@ -2,7 +2,7 @@
  * Which PayLater payments one reconciliation run asks about, in what order, and how the run is
  * bounded. Pure: no Medusa, no clock of its own, so every rule is unit-tested.
  */
-import { askDueAt, askNow } from "../modules/paylater-activity/attempt-state"
+import { askDueAt, askPayLaterNow } from "../modules/paylater-activity/attempt-state"
 import type { AttemptRecord } from "../modules/paylater-activity/ledger-port"
 import type { PayLaterSessionData } from "../providers/paylater/session-data"
 
@@ -77,8 +77,8 @@ export function sessionReason(c: SessionCandidate, now: Date, lookbackMinutes: n
       // that heard it stopped before authorizing. Money taken, no order: the worst state.
       return "paid_without_order"
     }
-    // Asked at its own next-ask time until PayLater itself ends it (attempt-state.ts askNow).
-    return askNow(c.attempt, now) ? "pending" : null
+    // Asked at its own next-ask time until PayLater itself ends it (attempt-state.ts).
+    return askPayLaterNow(c.attempt, { signal: "reconciliation" }, now) ? "pending" : null
   }
   if (c.status === "authorized" && c.cart_id && !c.order_id) {
     // PayLater said paid and Medusa recorded the payment, but the cart never became an order.
@@ -89,7 +89,7 @@ export function sessionReason(c: SessionCandidate, now: Date, lookbackMinutes: n
 
 /** Open (not paid, not ended by PayLater) and due at `now`: asked about (settleDetachedAttempt). */
 export function attemptIsDue(c: AttemptCandidate, now: Date): boolean {
-  return askNow(c.attempt, now)
+  return askPayLaterNow(c.attempt, { signal: "reconciliation" }, now)
 }
 
 const iso = (at: Date | string | null | undefined): string | null => (at ? new Date(at).toISOString() : null)

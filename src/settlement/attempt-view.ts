@@ -9,17 +9,19 @@ export interface AttemptViewSource {
 }
 
 /**
- * The facts the state machine decides from: the ledger row's. Medusa's own record of a payment
- * (an authorized or captured session, which only PayLater's success creates) counts as paid too.
- * Never the session's data: the storefront writes into it and Medusa copies it.
+ * The facts the state machine decides from: the ledger row's (the provider writes PayLater's word
+ * there before Medusa records anything). Medusa's own record of a payment (an authorized or
+ * captured session) stands in only where there is no row. Never the session's data: the
+ * storefront writes into it and Medusa copies it.
  */
 export function attemptFactsOf(source: AttemptViewSource): AttemptFacts {
   const expires_at = source.attempt?.expires_at ?? null
-  if (source.session_status === "authorized" || source.session_status === "captured") {
-    return { state: "paid", expires_at }
+  if (source.attempt) {
+    return { state: source.attempt.state, expires_at }
   }
+  const recorded = source.session_status === "authorized" || source.session_status === "captured"
   // Every PayLater session has its row (written before PayLater is called); none means nothing was sent.
-  return { state: source.attempt?.state ?? "never_started", expires_at }
+  return { state: recorded ? "paid" : "never_started", expires_at }
 }
 
 export function viewOfSession(source: AttemptViewSource, now: Date, completionFailed = false): AttemptView {

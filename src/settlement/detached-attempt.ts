@@ -2,6 +2,7 @@ import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { isPayLaterError, logRef, type PayLaterApi } from "../lib/paylater"
 import type { AttemptRecord } from "../modules/paylater-activity/ledger-port"
+import { askPayLaterNow } from "../modules/paylater-activity/attempt-state"
 import { activityModuleOf } from "../modules/paylater-activity/resolve"
 import { toAmountText } from "../providers/paylater/money"
 import { flagPaidAttempt, flagPaidWithoutOrder, PAID_WITHOUT_ORDER_NEXT_STEP, recordedPaymentOf } from "../paid-without-order/listing"
@@ -49,10 +50,9 @@ export async function settleDetachedAttempt(
   const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
   let current = row
   let asked = false
-  // Open rows are asked until PayLater itself ends them: past its expiry too (the final status call),
-  // never lapsed on our clock alone. Ended ones only on a verified `success`, which PayLater confirms.
-  const open = row.state === "open" || row.state === "starting"
-  const wanted = row.state !== "paid" && input.reported !== "pending" && input.reported !== "failed" && (input.reported === "success" || open)
+  // The one asking rule (attempt-state.ts): open rows until PayLater itself ends them, ended ones
+  // only on a verified `success`, which PayLater confirms.
+  const wanted = askPayLaterNow(row, { signal: input.signal, reported: input.reported }, new Date())
   // A public screen polling a gone session asks PayLater at most once per interval, like a live one.
   if (wanted && (!input.throttle_seconds || (await takeStatusSlot(container, row.paylater_order_id, input.throttle_seconds)))) {
     const registration = registrationOf(container, row)

@@ -12,7 +12,7 @@ import { settleDetachedAttempt } from "./detached-attempt"
 import { recordedPaymentOf } from "../paid-without-order/listing"
 import { readPayLaterSession, type PayLaterSessionContext } from "../medusa-records/session"
 import { authorizeUnderLock, rereadSessionRow, takeStatusSlot } from "./transitions"
-import { holdsOrderMoney } from "../modules/paylater-activity/attempt-state"
+import { askPayLaterNow, holdsOrderMoney } from "../modules/paylater-activity/attempt-state"
 
 /** Who is asking: every PayLater signal settles through settlePayLaterSession. */
 export type SettlementSignal = "webhook" | "return" | "reconciliation" | "admin" | "poll"
@@ -39,11 +39,6 @@ export interface SettleInput {
    * payment made seconds after an earlier visit; a polling screen simply asks again later.
    */
   wait_for_slot?: boolean
-  /**
-   * Ask even when our own clock says the link or request expired but PayLater has not confirmed
-   * the end: a payment made in its last minute whose webhook was lost is still found.
-   */
-  ask_past_expiry?: boolean
 }
 
 interface Settled {
@@ -104,11 +99,6 @@ function isPaid(context: PayLaterSessionContext): boolean {
   return context.session_status === "authorized" || context.session_status === "captured"
 }
 
-/** PayLater itself said the payment failed or expired (not merely our clock). */
-function endConfirmed(context: PayLaterSessionContext): boolean {
-  return context.attempt?.last_status_code === 3 || context.session_status === "error" || context.session_status === "canceled"
-}
-
 /** What the ledger says, with no question asked and nothing changed. */
 function fromRecord(session: PayLaterSessionContext, asked: boolean, changed = false): SettlementResult {
   const view = viewOfSession(session, new Date())
@@ -124,9 +114,10 @@ function fromRecord(session: PayLaterSessionContext, asked: boolean, changed = f
 }
 
 /**
- * Settled without asking PayLater: already paid with its order (a repeat), a notification's
- * pending/failed, or an end PayLater confirmed. Null when PayLater must be asked or a paid cart
- * still needs its order.
+ * Settled without asking PayLater, by the one asking rule (attempt-state.ts askPayLaterNow):
+ * already paid with its order (a repeat), a notification's pending/failed, an end PayLater
+ * confirmed. Null when PayLater must be asked or a paid attempt still needs Medusa's record and
+ * its order.
  */
 async function settledWithoutAsking(
   container: MedusaContainer,
@@ -143,22 +134,19 @@ async function settledWithoutAsking(
     }
     return { outcome: "paid", order_id: session.order_id, session, asked: false, changed: false }
   }
-  if (input.reported === "pending" || input.reported === "failed") {
-    const recorded = fromRecord(session, false)
-    return recorded.outcome === "failed" || input.reported === "pending"
-      ? recorded
-      : { outcome: "failed", reason: "declined", session, asked: false, changed: false }
+  const row = session.attempt
+  if (row?.state === "paid") {
+    // PayLater said paid (the provider recorded it) but Medusa has not recorded the payment yet.
+    return null
   }
-  const state = viewOfSession(session, new Date())
-  // A verified `success` for an attempt we hold as declined or expired is confirmed with PayLater,
-  // never dismissed from the record: a later paid wins (attempt-state.ts), as on the detached path.
-  if ((state.status === "declined" || state.status === "expired") && input.reported !== "success") {
-    const unconfirmedExpiry = state.status === "expired" && !endConfirmed(session)
-    if (!(input.ask_past_expiry && unconfirmedExpiry)) {
-      return fromRecord(session, false)
-    }
+  if (row ? askPayLaterNow(row, { signal: input.signal, reported: input.reported }, new Date()) : input.reported === "success") {
+    return null
   }
-  return null
+  const recorded = fromRecord(session, false)
+  // A notification's `failed` is its own answer to the caller; the row moves only on PayLater's status.
+  return input.reported === "failed" && recorded.outcome !== "failed"
+    ? { outcome: "failed", reason: "declined", session, asked: false, changed: false }
+    : recorded
 }
 
 /** The interval's slot to ask PayLater, waited for when the caller wants that. */

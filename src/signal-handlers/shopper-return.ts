@@ -27,8 +27,6 @@ export async function settleShopperReturn(
     signal: "return",
     throttle_seconds: RETURN_STATUS_INTERVAL_SECONDS,
     wait_for_slot: true,
-    // A payment approved in the link's last second is still found when the shopper comes back late.
-    ask_past_expiry: true,
   })
   if (result.outcome === "detached") {
     return detachedReturnUrl(container, result.attempt, outcome)

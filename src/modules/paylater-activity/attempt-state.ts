@@ -1,9 +1,10 @@
 /**
- * The one decider of a PayLater attempt's state, and of everything shown from it: the shopper's
- * return page, the waiting screen, reconciliation and the admin. Pure: facts in, decision out.
+ * The one decider of a PayLater attempt's state, of whether to ask PayLater now (askPayLaterNow),
+ * of whose money it is (holdsOrderMoney), and of everything shown from it: the shopper's return
+ * page, the waiting screen, reconciliation and the admin. Pure: facts in, decision out.
  *
  * A row moves only on PayLater's word (its status operation or a verified webhook: `status`
- * events) or on our expiry rule (`lapse`). Paid is final: nothing PayLater says later undoes it
+ * events), never on our clock alone. Paid is final: nothing PayLater says later undoes it
  * (a late `pending` or `failed` webhook arrives out of order). Declined/expired are final for what
  * we show, but a later `paid` from PayLater still wins: the money moved, so we must account for it.
  */
@@ -15,8 +16,7 @@ export const ATTEMPT_STATES = ["starting", "open", "paid", "declined", "expired"
 /**
  * starting: written, PayLater not yet answered the create. open: PayLater has it (or may have:
  * a create whose answer was lost), not paid yet. paid: PayLater said status 2. declined: status 3
- * before its expiry. expired: status 3 at/after expiry, or our clock's expiry plus the asking margin
- * passed with no payment. never_started: PayLater refused the create outright (nothing can be paid).
+ * before its expiry. expired: status 3 at/after expiry (or saying so). never_started: PayLater refused the create outright (nothing can be paid).
  */
 export type AttemptState = (typeof ATTEMPT_STATES)[number]
 
@@ -40,8 +40,6 @@ export type AttemptEvent =
   | { type: "start_failed"; maybe_landed: boolean }
   /** PayLater's word: the status operation's answer or a verified webhook's status. */
   | { type: "status"; code: StatusCode; message?: string | null }
-  /** Our clock: asked for long enough; PayLater can no longer take money for it. */
-  | { type: "lapse" }
   /** PayLater was asked and did not answer: nothing changes but the next question's time. */
   | { type: "unanswered" }
 
@@ -51,12 +49,6 @@ export type AttemptEvent =
  * unreachable PayLater must not leave a shopper looking at a spinner forever.
  */
 export const EXPIRY_GRACE_MS = 60_000
-
-/**
- * Reconciliation asks PayLater about an open attempt until its expiry plus this margin (clock skew,
- * a webhook lost in PayLater's retries), then the attempt lapses to expired.
- */
-export const ASKING_MARGIN_MS = 2 * 3600_000
 
 const FINAL_UNPAID: ReadonlySet<AttemptState> = new Set(["declined", "expired", "never_started"])
 
@@ -89,23 +81,9 @@ export function nextState(facts: AttemptFacts, event: AttemptEvent, now: Date): 
       }
       // 0/1: PayLater has it and it is not paid; a late pending never reopens a final state.
       return state === "starting" ? "open" : state
-    case "lapse":
-      return (state === "open" || state === "starting") && pastExpiry(facts, now, ASKING_MARGIN_MS) ? "expired" : state
     case "unanswered":
       return state
   }
-}
-
-/** PayLater could still take money for it, so it must be asked about (reconciliation). */
-export function stillPayable(facts: AttemptFacts, now: Date): boolean {
-  if (facts.state !== "open" && facts.state !== "starting") return false
-  return !pastExpiry(facts, now, ASKING_MARGIN_MS)
-}
-
-/** Worth asking PayLater about for a shopper or an admin who is looking right now. */
-export function worthAsking(facts: AttemptFacts, now: Date, options: { past_expiry?: boolean } = {}): boolean {
-  if (facts.state !== "open" && facts.state !== "starting") return false
-  return options.past_expiry ? stillPayable(facts, now) : !pastExpiry(facts, now, EXPIRY_GRACE_MS)
 }
 
 /** What the shopper's page, the waiting screen and the admin's order card show. */
@@ -241,10 +219,34 @@ export function askDueAt(row: { next_ask_at?: Date | string | null; created_at?:
   return Number.isNaN(t) ? 0 : t
 }
 
+/** What a signal brings when it asks whether to call PayLater. */
+export interface AskingSignal {
+  signal: AttemptSignal
+  /** A verified notification's status, when the signal is one. */
+  reported?: "success" | "pending" | "failed"
+}
+
 /**
- * Whether reconciliation asks PayLater about a row now: open (not paid, not ended by PayLater) and
- * due. Past its expiry too: only PayLater's answer closes a row (the final status call).
+ * The one rule for whether a signal asks PayLater about a row now (return, webhook, poll, admin
+ * check, reconciliation, detached rows alike):
+ * - paid is final: nothing to ask (what is left is Medusa's side: recording it, placing the order);
+ * - a notification's `pending` or `failed` is taken at its word: never asked, never moves a row back;
+ * - a notification's `success` is always confirmed with PayLater, even for a row PayLater ended
+ *   (a later paid wins: the money moved);
+ * - an open row (not ended by PayLater's word) is asked, past its expiry too: only PayLater's answer
+ *   closes a row (the final status call). Reconciliation asks at the row's own next-ask time (fair
+ *   scheduling); a shopper or an admin looking now is asked at once (the per-session status slot
+ *   bounds how often).
+ * A row PayLater ended (declined, expired, never started) is not asked again without a `success`.
  */
-export function askNow(row: { state: AttemptState; next_ask_at?: Date | string | null; created_at?: Date | string | null }, now: Date): boolean {
-  return (row.state === "open" || row.state === "starting") && askDueAt(row) <= now.getTime()
+export function askPayLaterNow(
+  row: { state: AttemptState; next_ask_at?: Date | string | null; created_at?: Date | string | null },
+  ask: AskingSignal,
+  now: Date
+): boolean {
+  if (row.state === "paid") return false
+  if (ask.reported === "pending" || ask.reported === "failed") return false
+  if (ask.reported === "success") return true
+  if (row.state !== "open" && row.state !== "starting") return false
+  return ask.signal === "reconciliation" ? askDueAt(row) <= now.getTime() : true
 }

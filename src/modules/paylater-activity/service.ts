@@ -185,11 +185,6 @@ export class PayLaterActivityModuleService
     )
   }
 
-  /** Our expiry rule: open attempts asked about long enough become expired. */
-  async lapseAttempt(paylaterOrderId: string, sharedContext: Context = {}): Promise<AttemptRecord | null> {
-    return this.applyToAttempt(paylaterOrderId, { type: "lapse" }, () => ({}), sharedContext)
-  }
-
   /** Where the attempt belongs in Medusa, once settlement has seen its session. Never overwrites with null. */
   @InjectTransactionManager()
   async linkAttempt(

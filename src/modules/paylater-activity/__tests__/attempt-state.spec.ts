@@ -1,16 +1,15 @@
 import fc from "fast-check"
 import {
-  ASKING_MARGIN_MS,
+  askPayLaterNow,
   ATTEMPT_STATES,
+  SIGNALS,
   completionBackoffAfter,
   completionBackoffOf,
   completionDue,
   EXPIRY_GRACE_MS,
   nextState,
   returnDecisionOf,
-  stillPayable,
   viewOf,
-  worthAsking,
   type AttemptEvent,
   type AttemptState,
 } from "../attempt-state"
@@ -40,11 +39,8 @@ describe("nextState", () => {
     ["declined", status(2), FUTURE, "paid"],
     ["expired", status(2), PAST, "paid"],
     ["never_started", status(2), FUTURE, "paid"],
-    ["open", { type: "lapse" }, PAST, "open"],
-    ["open", { type: "lapse" }, at(-ASKING_MARGIN_MS - 1), "expired"],
-    ["starting", { type: "lapse" }, at(-ASKING_MARGIN_MS), "expired"],
-    ["declined", { type: "lapse" }, at(-ASKING_MARGIN_MS - 1), "declined"],
-    ["open", { type: "lapse" }, null, "open"],
+    // Our clock never closes a row: unanswered questions leave it open however late.
+    ["open", { type: "unanswered" }, at(-30 * 24 * 3600_000), "open"],
   ])("%s + %j (expiry %s) → %s", (state, event, expires, expected) => {
     expect(nextState({ state, expires_at: expires }, event, NOW)).toBe(expected)
   })
@@ -53,9 +49,9 @@ describe("nextState", () => {
     fc.record({ type: fc.constant("started" as const), expires_at: fc.constant(FUTURE) }),
     fc.record({ type: fc.constant("start_failed" as const), maybe_landed: fc.boolean() }),
     fc.record({ type: fc.constant("status" as const), code: fc.constantFrom(0, 1, 2, 3) as fc.Arbitrary<0 | 1 | 2 | 3>, message: fc.constantFrom("", "expired") }),
-    fc.record({ type: fc.constant("lapse" as const) })
+    fc.record({ type: fc.constant("unanswered" as const) })
   )
-  const expiry = fc.option(fc.integer({ min: -3 * ASKING_MARGIN_MS, max: 3 * ASKING_MARGIN_MS }).map(at), { nil: null })
+  const expiry = fc.option(fc.integer({ min: -6 * 3600_000, max: 6 * 3600_000 }).map(at), { nil: null })
 
   it("never leaves paid, whatever comes after", () => {
     fc.assert(
@@ -86,25 +82,46 @@ describe("nextState", () => {
   })
 })
 
-describe("who asks PayLater", () => {
-  it.each<[AttemptState, Date | null, boolean, boolean, boolean]>([
-    // state, expiry, stillPayable (reconciliation), worthAsking (a screen), worthAsking past expiry (admin/job)
-    ["open", FUTURE, true, true, true],
-    ["starting", FUTURE, true, true, true],
-    ["open", at(-EXPIRY_GRACE_MS + 1), true, true, true],
-    ["open", at(-EXPIRY_GRACE_MS), true, false, true],
-    ["open", at(-ASKING_MARGIN_MS + 1), true, false, true],
-    ["open", at(-ASKING_MARGIN_MS), false, false, false],
-    ["open", null, true, true, true],
-    ["paid", FUTURE, false, false, false],
-    ["declined", FUTURE, false, false, false],
-    ["expired", FUTURE, false, false, false],
-    ["never_started", FUTURE, false, false, false],
-  ])("%s expiring %s: payable %s, screen %s, past expiry %s", (state, expires, payable, screen, late) => {
-    const facts = { state, expires_at: expires }
-    expect(stillPayable(facts, NOW)).toBe(payable)
-    expect(worthAsking(facts, NOW)).toBe(screen)
-    expect(worthAsking(facts, NOW, { past_expiry: true })).toBe(late)
+describe("askPayLaterNow: the one rule for whether a signal asks PayLater", () => {
+  const LONG_PAST = at(-30 * 24 * 3600_000)
+  const due = { next_ask_at: at(-1) }
+  const notDue = { next_ask_at: at(60_000) }
+  it.each<[AttemptState, Record<string, unknown>, Parameters<typeof askPayLaterNow>[1], boolean]>([
+    // Open rows: a person looking now is answered at once, past the expiry too (the final status call).
+    ["open", notDue, { signal: "return" }, true],
+    ["starting", notDue, { signal: "poll" }, true],
+    ["open", { ...notDue, expires_at: LONG_PAST }, { signal: "admin" }, true],
+    // Reconciliation: at the row's own next-ask time (fair scheduling), however late.
+    ["open", due, { signal: "reconciliation" }, true],
+    ["open", notDue, { signal: "reconciliation" }, false],
+    ["open", { next_ask_at: null, created_at: LONG_PAST }, { signal: "reconciliation" }, true],
+    // Paid is final; ended rows are not asked again...
+    ["paid", due, { signal: "return" }, false],
+    ["paid", due, { signal: "webhook", reported: "success" }, false],
+    ["declined", due, { signal: "reconciliation" }, false],
+    ["expired", due, { signal: "return" }, false],
+    ["never_started", due, { signal: "admin" }, false],
+    // ...unless PayLater says success, which is always confirmed (a later paid wins).
+    ["declined", notDue, { signal: "webhook", reported: "success" }, true],
+    ["expired", notDue, { signal: "webhook", reported: "success" }, true],
+    ["open", notDue, { signal: "webhook", reported: "success" }, true],
+    // A notification's pending or failed is taken at its word.
+    ["open", due, { signal: "webhook", reported: "pending" }, false],
+    ["open", due, { signal: "webhook", reported: "failed" }, false],
+  ])("%s %j, %j → %s", (state, times, ask, expected) => {
+    expect(askPayLaterNow({ state, ...times } as never, ask, NOW)).toBe(expected)
+  })
+
+  it("never asks about a paid row, and always confirms a reported success of an unpaid one", () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...ATTEMPT_STATES), fc.constantFrom(...SIGNALS), fc.constantFrom(undefined, "success", "pending", "failed"), (state, signal, reported) => {
+        const asked = askPayLaterNow({ state, next_ask_at: at(60_000) }, { signal, reported: reported as never }, NOW)
+        if (state === "paid") return asked === false
+        if (reported === "success") return asked === true
+        if (reported) return asked === false
+        return true
+      })
+    )
   })
 })
 
@@ -137,7 +154,7 @@ describe("viewOf and returnDecisionOf: one rule for every screen", () => {
     fc.assert(
       fc.property(
         fc.constantFrom(...ATTEMPT_STATES),
-        fc.option(fc.integer({ min: -ASKING_MARGIN_MS, max: ASKING_MARGIN_MS }).map(at), { nil: null }),
+        fc.option(fc.integer({ min: -2 * 3600_000, max: 2 * 3600_000 }).map(at), { nil: null }),
         fc.option(fc.constant("order_1"), { nil: null }),
         fc.constantFrom<"success" | "fail" | undefined>("success", "fail", undefined),
         (state, expires, order, hint) => {
