@@ -12,6 +12,7 @@ import { settleDetachedAttempt } from "./detached-attempt"
 import { recordedPaymentOf } from "../paid-without-order/listing"
 import { readPayLaterSession, type PayLaterSessionContext } from "../medusa-records/session"
 import { authorizeUnderLock, rereadSessionRow, takeStatusSlot } from "./transitions"
+import { collectStatusAnswer } from "../process/status-answer"
 import { askPayLaterNow, holdsOrderMoney } from "../modules/paylater-activity/attempt-state"
 
 /** Who is asking: every PayLater signal settles through settlePayLaterSession. */
@@ -173,9 +174,11 @@ async function askAndApply(
     if (input.throttle_seconds && !(await statusSlot(container, current.session_id, input))) {
       return fromRecord(current, false)
     }
-    const checkedBefore = String(current.attempt?.last_status_at ?? "")
-    const authorized = await authorizeUnderLock(container, current, input.signal)
-    asked = true
+    // PayLater is asked once, by the provider inside Medusa's authorization; its answer comes back as a value.
+    const { result: authorized, answer } = await collectStatusAnswer<Awaited<ReturnType<typeof authorizeUnderLock>>, AttemptRecord>(() =>
+      authorizeUnderLock(container, current, input.signal)
+    )
+    asked = answer !== null
     current = await rereadSessionRow(container, authorized ? { ...current, session_status: "authorized", session_data: authorized.data } : current)
     if (!authorized && current.session_gone && current.attempt) {
       // Deleted while this settlement waited for the cart lock: another session of the cart (a
@@ -183,10 +186,10 @@ async function askAndApply(
       return settleDetachedAttempt(container, current.attempt, input)
     }
     if (!authorized) {
-      // The provider records PayLater's answer in the ledger even when Medusa refuses to authorize.
-      const answered = String(current.attempt?.last_status_at ?? "") !== checkedBefore
+      // The provider recorded PayLater's answer in the ledger even though Medusa refused to authorize.
+      const answered = answer?.answered === true
       const result = fromRecord(current, asked, answered && current.session_status !== session.session_status)
-      return answered || result.outcome !== "pending" ? result : { outcome: "unavailable", session: current, asked, changed: false }
+      return answered || result.outcome !== "pending" || !asked ? result : { outcome: "unavailable", session: current, asked, changed: false }
     }
     changed = true
     if (current.attempt) {

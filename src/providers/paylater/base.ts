@@ -57,7 +57,8 @@ import { withStorefront } from "./templates"
 import { sendGuardedRefund, type RefundLedger } from "./refund-guard"
 import { currentPaymentCollection, currentStoreStart } from "./request-context"
 import { readWebhookBody } from "./webhook-input"
-import { ledgerPort, SIGNAL_CONTEXT_KEY, type LedgerPort } from "../../modules/paylater-activity/ledger-port"
+import { ledgerPort, SIGNAL_CONTEXT_KEY, type AttemptRecord, type LedgerPort } from "../../modules/paylater-activity/ledger-port"
+import { reportStatusAnswer } from "../../process/status-answer"
 import { LEDGER_PORT_SLOT } from "../../process/slot-keys"
 import type { AttemptKind, AttemptSignal } from "../../modules/paylater-activity/attempt-state"
 import { SIGNALS } from "../../modules/paylater-activity/attempt-state"
@@ -218,7 +219,7 @@ export abstract class PayLaterBaseProvider extends AbstractPaymentProvider<PayLa
     }
     if (current && current.state !== "never_started") {
       // A link is single-use and fixed to its amount; a paid one must never be replaced.
-      const status = await this.fetchStatus(current.paylater_order_id, "checkout")
+      const { status } = await this.fetchStatus(current.paylater_order_id, "checkout")
       if (status.code === 2) {
         throw new MedusaError(
           MedusaError.Types.NOT_ALLOWED,
@@ -352,30 +353,35 @@ export abstract class PayLaterBaseProvider extends AbstractPaymentProvider<PayLa
   ): Promise<{ status: PaymentSessionStatus; data: PayLaterSessionData }> {
     const data = (rawData ?? {}) as PayLaterSessionData
     const orderId = await this.orderIdOf(data, context)
-    const status = await this.fetchStatus(orderId, signalOf(context))
-    const row = await this.ledger().findAttempt(orderId)
+    const { status, row } = await this.fetchStatus(orderId, signalOf(context))
     const next = { ...data, ...statusDataFor(status, row?.state ?? null) }
     return { status: this.sessionStatusOf(status, next), data: next }
   }
 
   /** PayLater's status operation; its answer is recorded in the attempt's ledger row before anything else. */
-  protected async fetchStatus(orderId: string, signal: AttemptSignal): Promise<PaymentStatus> {
+  protected async fetchStatus(orderId: string, signal: AttemptSignal): Promise<{ status: PaymentStatus; row: AttemptRecord | null }> {
+    let answered = false
     try {
       const status = await this.api_.getPaymentStatus(orderId)
-      await this.ledger().recordStatus(orderId, {
+      answered = true
+      const row = await this.ledger().recordStatus(orderId, {
         code: status.code,
         message: status.message,
         paylater_ref: status.payLaterOrderId ?? null,
         signal,
       })
-      return status
+      // The settlement that caused this call gets the answer as a value (process/status-answer.ts).
+      reportStatusAnswer({ answered: true, code: status.code, row })
+      return { status, row }
     } catch (error) {
+      if (answered) throw error
       this.logger_.warn(
         `PayLater: status of ${logRef(orderId)} unavailable (${isPayLaterError(error) ? error.code : "unknown"})`
       )
       if (isPayLaterError(error)) {
         // Asked and not answered: the row is asked again later, never dropped.
         await this.ledger().recordUnanswered(orderId)
+        reportStatusAnswer({ answered: false })
       }
       throw toMedusaError(error, "status")
     }

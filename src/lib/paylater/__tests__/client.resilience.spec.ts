@@ -16,8 +16,8 @@ useNock()
 
 
 // Generous enough that a prompt mock answer (the token) never times out on a loaded machine.
-const SLOW_TIMEOUT_MS = 200
-const SLOW_ANSWER_MS = 1000
+const SLOW_TIMEOUT_MS = 600
+const SLOW_ANSWER_MS = 3000
 const NOT_INITIATED = { message: "Order not initiated", status: 0 }
 const LINK = {
   orderId: "payses_res",
