@@ -1,54 +1,71 @@
-import type { PayLaterSessionData } from "../providers/paylater/session-data"
-import { fillTemplate } from "../providers/paylater/templates"
+import { fillTemplate, withStorefront } from "../providers/paylater/templates"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { holdsOrderMoney, returnDecisionOf, type ReturnDecision, type ReturnOutcomeHint } from "../modules/paylater-activity/attempt-state"
 import type { AttemptRecord } from "../modules/paylater-activity/ledger-port"
-import { withStorefront } from "../providers/paylater/templates"
+import { activityModuleOf } from "../modules/paylater-activity/resolve"
+import { heldByAnOrder } from "../medusa-records/order-owner"
+import { ownersOf } from "../medusa-records/owners"
 import { registrationOf } from "./detached-attempt"
 import { registeredProviderOptions } from "../medusa-records/registrations"
 
 /**
- * The storefront URL for a return decision (attempt-state.ts decides it), from the templates the
- * provider wrote into the session: the return route never trusts a URL from the request.
+ * The one place a shopper's way back is built. The storefront URL for a return decision
+ * (attempt-state.ts decides it), from the templates the merchant configured for the provider the
+ * payment went through: never from session or payment data (which the storefront writes into and
+ * Medusa copies), never from the request.
  */
-export function redirectFor(
-  context: { session_id: string; session_data: PayLaterSessionData; cart_id: string | null },
+export function returnUrlFor(
+  container: MedusaContainer,
+  providerId: string,
+  ids: { session_id: string; cart_id: string | null },
   decision: ReturnDecision
 ): string | null {
-  const templates = context.session_data.paylater_redirects
-  if (!templates || typeof templates !== "object") {
-    return null
-  }
-  const values = { cart_id: context.cart_id ?? "", session_id: context.session_id }
+  const options = registeredProviderOptions(container, providerId)
+  if (!options) return null
+  const { templates, storefrontUrl } = options
+  const values = { cart_id: ids.cart_id ?? "", session_id: ids.session_id }
   switch (decision.kind) {
     case "success":
-      return fillTemplate(templates.success, { ...values, order_id: decision.order_id })
+      return fillTemplate(withStorefront(templates.success, storefrontUrl), { ...values, order_id: decision.order_id })
     case "failure":
-      return fillTemplate(templates.failure, { ...values, reason: decision.reason })
+      return fillTemplate(withStorefront(templates.failure, storefrontUrl), { ...values, reason: decision.reason })
     case "pending":
-      return fillTemplate(templates.pending, values)
+      return fillTemplate(withStorefront(templates.pending, storefrontUrl), values)
   }
 }
 
 /**
  * A shopper back from PayLater for an attempt whose session is gone (the checkout restarted, or a
- * completion failed): where its row says, with the registration's own templates.
+ * completion failed): where its row says.
  */
 export function detachedReturnUrl(container: MedusaContainer, row: AttemptRecord, hint: ReturnOutcomeHint): string | null {
   const registration = registrationOf(container, row)
-  const options = registration ? registeredProviderOptions(container, registration.provider_id) : null
-  if (!options) return null
-  const { templates, storefrontUrl } = options
-  const session_data = {
-    paylater_redirects: {
-      success: withStorefront(templates.success, storefrontUrl),
-      failure: withStorefront(templates.failure, storefrontUrl),
-      pending: withStorefront(templates.pending, storefrontUrl),
-    },
-  }
+  if (!registration) return null
   // The order whose money this row holds (the ledger says so): its confirmation. Any other order of
   // the cart is not this money's, so a paid one is "paid, not placed" (listed, refunded or held).
   const orderId = holdsOrderMoney(row) ? row.order_id : null
   const decision = returnDecisionOf({ state: row.state, expires_at: row.expires_at, order_id: orderId, completion_failed: true }, hint, new Date())
-  return redirectFor({ session_id: row.session_id, session_data, cart_id: row.cart_id }, decision)
+  return returnUrlFor(container, registration.provider_id, { session_id: row.session_id, cart_id: row.cart_id }, decision)
+}
+
+/**
+ * A return to a session id Medusa no longer has and no attempt row names as current (Medusa's cart
+ * completion deletes the paid session when it fails after the payment): decided from the session's
+ * paid ledger row, so a reload still says "paid, not placed", or shows the order once one holds
+ * this money. Null when the ledger has no paid attempt for it.
+ */
+export async function returnAfterDeletion(container: MedusaContainer, sessionId: string): Promise<string | null> {
+  const rows = (await activityModuleOf(container)?.attemptsOfSession(sessionId)) ?? []
+  const row = rows.find((r) => r.state === "paid" && !r.superseded_by) ?? rows.find((r) => r.state === "paid")
+  if (!row) return null
+  const registration = registrationOf(container, row)
+  if (!registration) return null
+  const collectionId = row.payment_collection_id
+  const orderId = holdsOrderMoney(row)
+    ? row.order_id
+    : collectionId && (await heldByAnOrder(container, row.paylater_order_id, collectionId))
+      ? ((await ownersOf(container, [collectionId])).get(collectionId)?.order_id ?? null)
+      : null
+  const decision: ReturnDecision = orderId ? { kind: "success", order_id: orderId } : { kind: "failure", reason: "paid_not_placed" }
+  return returnUrlFor(container, registration.provider_id, { session_id: sessionId, cart_id: row.cart_id }, decision)
 }

@@ -1,10 +1,9 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { returnEvent } from "../activity/events"
 import { recordPayLaterActivity } from "../activity/record"
-import { returnAfterDeletion } from "../settlement/return-after-deletion"
 import { returnDecisionOf, type ReturnOutcomeHint } from "../modules/paylater-activity/attempt-state"
 import { attemptFactsOf } from "../settlement/attempt-view"
-import { detachedReturnUrl, redirectFor } from "../settlement/return-redirect"
+import { detachedReturnUrl, returnAfterDeletion, returnUrlFor } from "../settlement/return-redirect"
 import { settlePayLaterSession } from "../settlement/settle"
 
 /**
@@ -42,5 +41,5 @@ export async function settleShopperReturn(
     ...returnEvent(session, decision, outcome),
     payment_collection_id: session.payment_collection_id,
   })
-  return redirectFor(session, decision)
+  return returnUrlFor(container, session.provider_id, { session_id: session.session_id, cart_id: session.cart_id }, decision)
 }
