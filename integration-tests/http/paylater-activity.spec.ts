@@ -8,7 +8,7 @@ import { integrationTestRunner } from "../helpers/runner"
 import { useSeededStore } from "../helpers/seeded-store"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { signWebhook } from "../../src/lib/paylater"
-import { PAYLATER_ACTIVITY_MODULE } from "../../src/modules/paylater-activity"
+import { PAYLATER_LEDGER_MODULE } from "../../src/modules/paylater-ledger"
 import { readOrderActivity } from "../../src/activity/load-activity"
 import type { OrderActivity } from "../../src/activity/timeline"
 import { useSandbox } from "../helpers/sandbox"
@@ -325,7 +325,7 @@ integrationTestRunner({
 
     describe("when the activity log fails", () => {
       it("still redirects, processes webhooks and answers the activity from Medusa's records", async () => {
-        const service = getContainer().resolve(PAYLATER_ACTIVITY_MODULE) as any
+        const service = getContainer().resolve(PAYLATER_LEDGER_MODULE) as any
         const record = service.record
         const list = service.listForPayments
         let attempts = 0

@@ -1,10 +1,10 @@
 import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
-import type { PayLaterEventRecord } from "../modules/paylater-activity/types"
+import type { PayLaterEventRecord } from "../modules/paylater-ledger/types"
+import { ledgerModuleOf } from "../modules/paylater-ledger/resolve"
 import { toAmountText } from "../providers/paylater/money"
 import type { PayLaterSessionData } from "../providers/paylater/session-data"
 import { PAYLATER_PROVIDER } from "../medusa-records/session"
-import { activityService } from "./record"
 import { buildOrderActivity, type ActivityFacts, type ActivityPayment, type ActivitySession, type OrderActivity } from "./timeline"
 
 type Row = Record<string, any>
@@ -78,7 +78,7 @@ export async function readOrderActivityFacts(container: MedusaContainer, orderId
     }))
 
   let events: PayLaterEventRecord[] = []
-  const service = activityService(container)
+  const service = ledgerModuleOf(container)
   if (service && sessions.length) {
     const attempts = await service.listPayLaterAttempts({ session_id: sessions.map((s) => s.id), superseded_by: null })
     for (const session of sessions) {

@@ -1,6 +1,6 @@
-import type { PayLaterEventRecord } from "../modules/paylater-activity/types"
+import type { PayLaterEventRecord } from "../modules/paylater-ledger/types"
 import type { PayLaterSessionData } from "../providers/paylater/session-data"
-import type { AttemptRecord } from "../modules/paylater-activity/ledger-port"
+import type { AttemptRecord } from "../modules/paylater-ledger/ledger-port"
 import { viewOfSession } from "../settlement/attempt-view"
 import { describeEvent, type ActivityTone } from "./events"
 import { computeRefundWindow, type RefundWindow } from "./refund-window"

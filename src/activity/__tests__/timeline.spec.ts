@@ -1,4 +1,4 @@
-import type { PayLaterEventRecord } from "../../modules/paylater-activity/types"
+import type { PayLaterEventRecord } from "../../modules/paylater-ledger/types"
 import { buildOrderActivity, paidAtOf, type ActivityFacts, type ActivityPayment, type ActivitySession } from "../timeline"
 
 const T0 = Date.parse("2026-03-01T10:00:00.000Z")

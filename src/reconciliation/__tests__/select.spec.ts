@@ -1,6 +1,6 @@
-import type { AttemptRecord } from "../../modules/paylater-activity/ledger-port"
-import { nextAskAt } from "../../modules/paylater-activity/attempt-state"
-import { ASKING_MARGIN_MS } from "../../modules/paylater-activity/attempt-state"
+import type { AttemptRecord } from "../../modules/paylater-ledger/ledger-port"
+import { nextAskAt } from "../../modules/paylater-ledger/attempt-state"
+import { ASKING_MARGIN_MS } from "../../modules/paylater-ledger/attempt-state"
 import { readReconcileOptions } from "../../providers/paylater/reconcile-options"
 import { reconcileSchedule } from "../schedule"
 import {

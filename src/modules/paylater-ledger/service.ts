@@ -87,7 +87,7 @@ const lockAttemptOf = (sharedContext: Context, paylaterOrderId: string) => advis
  * guard's attempts (`beginRefund` / `settleRefund`), the list of payments needing a person
  * (`flagForAttention` / `resolveAttention`), webhook tallies and reconciliation runs.
  */
-export class PayLaterActivityModuleService
+export class PayLaterLedgerModuleService
   extends MedusaService({
     PayLaterAttempt,
     PayLaterEvent,
@@ -523,7 +523,7 @@ export class PayLaterActivityModuleService
   /**
    * Puts a payment on Settings → PayLater's list. Idempotent with a `dedupe_key`: the row already
    * flagged under that key is returned unchanged (also when resolved: a thing a person settled is
-   * not reopened by a repeat). Callable from any container: `container.resolve("paylater_activity")`.
+   * not reopened by a repeat). Callable from any container: `container.resolve("paylater_ledger")`.
    */
   @InjectTransactionManager()
   async flagForAttention(
@@ -656,4 +656,4 @@ export class PayLaterActivityModuleService
   }
 }
 
-export default PayLaterActivityModuleService
+export default PayLaterLedgerModuleService
