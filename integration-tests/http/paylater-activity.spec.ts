@@ -191,7 +191,11 @@ integrationTestRunner({
         expectChronological(activity)
         expect(activity.history[0]).toMatchObject({ session_id: first.session.id, tone: "red", detail: "through PayLater's failure URL" })
         expect(activity.history.slice(1).every((e) => e.session_id === second.session.id)).toBe(true)
-        expect(activity.attempts).toBe(2)
+        // The card's attempt list: the one holding the order's money first, then the declined one.
+        expect(activity.attempts.map((a) => [a.session_id, a.outcome])).toEqual([
+          [second.session.id, "holds_order_money"],
+          [first.session.id, "declined"],
+        ])
         expect(activity.paylater).toMatchObject({ session_id: second.session.id, state: "paid" })
       })
 
