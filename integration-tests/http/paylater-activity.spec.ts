@@ -316,7 +316,7 @@ integrationTestRunner({
         expect((await api.get(`/admin/paylater/orders/order_unknown/activity`, { ...admin, ...keep })).status).toBe(404)
         expect((await check("order_unknown")).status).toBe(404)
         const orderId = await orderWithOutstandingAmount(api, admin, seed)
-        expect(await activityOf(orderId)).toEqual({ order_id: orderId, paylater: null, history: [], attempts: 0 })
+        expect(await activityOf(orderId)).toEqual({ order_id: orderId, paylater: null, history: [], attempts: [] })
         const res = await check(orderId)
         expect(res.data.checks).toEqual([])
       })
