@@ -147,7 +147,7 @@ module.exports = defineConfig({
     ...redisModules,
     // The plugin's own module (PayLater activity log for the admin order widget). An app that
     // installs the plugin gets it registered from the plugin; this dev/test app loads src/ directly.
-    { resolve: "./src/modules/paylater-activity" },
+    { resolve: "./src/modules/paylater-ledger" },
     {
       resolve: "@medusajs/medusa/payment",
       options: {

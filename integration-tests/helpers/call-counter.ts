@@ -6,7 +6,7 @@
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { Modules } from "@medusajs/framework/utils"
-import { PAYLATER_ACTIVITY_MODULE } from "../../src/modules/paylater-activity"
+import { PAYLATER_LEDGER_MODULE } from "../../src/modules/paylater-ledger"
 
 export interface CallCounts {
   ledgerReads: string[]
@@ -58,7 +58,7 @@ function wrap(service: AnyService, pattern: RegExp, sink: string[]): () => void 
 export async function countCalls<T>(container: MedusaContainer, work: () => Promise<T>): Promise<{ result: T; counts: CallCounts }> {
   const counts: CallCounts = { ledgerReads: [], sessionReads: [], locks: [] }
   const undo = [
-    wrap(container.resolve(PAYLATER_ACTIVITY_MODULE) as AnyService, LEDGER_READ, counts.ledgerReads),
+    wrap(container.resolve(PAYLATER_LEDGER_MODULE) as AnyService, LEDGER_READ, counts.ledgerReads),
     wrap(container.resolve(Modules.PAYMENT) as unknown as AnyService, SESSION_READ, counts.sessionReads),
     wrap(container.resolve(Modules.LOCKING) as unknown as AnyService, LOCK, counts.locks),
   ]

@@ -8,7 +8,7 @@ import { integrationTestRunner } from "../helpers/runner"
 import { useSeededStore } from "../helpers/seeded-store"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { signWebhook } from "../../src/lib/paylater"
-import { PAYLATER_ACTIVITY_MODULE } from "../../src/modules/paylater-activity"
+import { PAYLATER_LEDGER_MODULE } from "../../src/modules/paylater-ledger"
 import { readOrderActivity } from "../../src/activity/load-activity"
 import type { OrderActivity } from "../../src/activity/timeline"
 import { useSandbox } from "../helpers/sandbox"
@@ -191,7 +191,11 @@ integrationTestRunner({
         expectChronological(activity)
         expect(activity.history[0]).toMatchObject({ session_id: first.session.id, tone: "red", detail: "through PayLater's failure URL" })
         expect(activity.history.slice(1).every((e) => e.session_id === second.session.id)).toBe(true)
-        expect(activity.attempts).toBe(2)
+        // The card's attempt list: the one holding the order's money first, then the declined one.
+        expect(activity.attempts.map((a) => [a.session_id, a.outcome])).toEqual([
+          [second.session.id, "holds_order_money"],
+          [first.session.id, "declined"],
+        ])
         expect(activity.paylater).toMatchObject({ session_id: second.session.id, state: "paid" })
       })
 
@@ -312,7 +316,7 @@ integrationTestRunner({
         expect((await api.get(`/admin/paylater/orders/order_unknown/activity`, { ...admin, ...keep })).status).toBe(404)
         expect((await check("order_unknown")).status).toBe(404)
         const orderId = await orderWithOutstandingAmount(api, admin, seed)
-        expect(await activityOf(orderId)).toEqual({ order_id: orderId, paylater: null, history: [], attempts: 0 })
+        expect(await activityOf(orderId)).toEqual({ order_id: orderId, paylater: null, history: [], attempts: [] })
         const res = await check(orderId)
         expect(res.data.checks).toEqual([])
       })
@@ -325,7 +329,7 @@ integrationTestRunner({
 
     describe("when the activity log fails", () => {
       it("still redirects, processes webhooks and answers the activity from Medusa's records", async () => {
-        const service = getContainer().resolve(PAYLATER_ACTIVITY_MODULE) as any
+        const service = getContainer().resolve(PAYLATER_LEDGER_MODULE) as any
         const record = service.record
         const list = service.listForPayments
         let attempts = 0

@@ -20,7 +20,7 @@ import { merchantView } from "./paylater-ledger/merchant"
 import { eventually, ledgerForCart } from "./paylater-link/ledger"
 import { decideOnLink } from "./paylater-link/shopper"
 import { settlePayLaterSession } from "../../src/settlement/settle"
-import { activityModuleOf } from "../../src/modules/paylater-activity/resolve"
+import { ledgerModuleOf } from "../../src/modules/paylater-ledger/resolve"
 
 jest.setTimeout(240_000)
 
@@ -63,12 +63,12 @@ integrationTestRunner({
     })
 
     it("a settlement whose ledger write fails throws instead of reporting pending, and a row that keeps failing is listed for a person", async () => {
-      const activity = activityModuleOf(getContainer())!
-      const original = activity.linkAttempt.bind(activity)
+      const ledgerModule = ledgerModuleOf(getContainer())!
+      const original = ledgerModule.linkAttempt.bind(ledgerModule)
       const { cartId, session } = await linkCheckout()
       paylater().webhookFault({ mode: "drop", status: "success", count: 10 })
       await decideOnLink(String(session.data.payment_link_url), "approve")
-      activity.linkAttempt = async () => {
+      ledgerModule.linkAttempt = async () => {
         throw new Error("injected: the database refused the write")
       }
       try {
@@ -83,7 +83,7 @@ integrationTestRunner({
           expect.objectContaining({ summary: expect.stringContaining("injected: the database refused the write") }),
         ])
       } finally {
-        activity.linkAttempt = original
+        ledgerModule.linkAttempt = original
       }
       // Once the fault is gone, the next run places the order.
       await runScheduledJobs(getContainer(), 14)

@@ -11,7 +11,7 @@ import { atStoreTime } from "../helpers/store-clock"
 import { integrationTestRunner } from "../helpers/runner"
 import { useSeededStore } from "../helpers/seeded-store"
 import { Modules } from "@medusajs/framework/utils"
-import { PAYLATER_ACTIVITY_MODULE, type PayLaterActivityModuleService } from "../../src/modules/paylater-activity"
+import { PAYLATER_LEDGER_MODULE, type PayLaterLedgerModuleService } from "../../src/modules/paylater-ledger"
 import { runPaidWithoutOrderRefunds } from "../../src/paid-without-order/auto-refund"
 import { flagPaidWithoutOrder } from "../../src/paid-without-order/listing"
 import { payLaterReconcileWorkflow } from "../../src/workflows/paylater-reconcile/workflow"
@@ -50,7 +50,7 @@ integrationTestRunner({
       await stocked.setStock(1)
     })
 
-    const activity = () => getContainer().resolve(PAYLATER_ACTIVITY_MODULE) as PayLaterActivityModuleService
+    const ledgerModule = () => getContainer().resolve(PAYLATER_LEDGER_MODULE) as PayLaterLedgerModuleService
     const attention = async (status = "open") =>
       (await api.get(`/admin/paylater/attention?status=${status}`, { ...admin, ...keep })).data.attention as Array<Record<string, any>>
     const refundsAt = (orderId: string) => paylater().order(orderId)?.refunds ?? []
@@ -215,7 +215,7 @@ integrationTestRunner({
       expect(again.data.message).toMatch(/outcome is unknown/)
       expect(refundsAt(sessionId)).toHaveLength(1)
       // Medusa's own too-early try (refused by PayLater, nothing paid out), then ours, never another.
-      const attempts = await activity().listPayLaterRefundAttempts({ paylater_order_id: sessionId }, { order: { sent_at: "ASC" } })
+      const attempts = await ledgerModule().listPayLaterRefundAttempts({ paylater_order_id: sessionId }, { order: { sent_at: "ASC" } })
       expect(attempts.map((a) => a.status)).toEqual(["failed", "unknown"])
     })
 

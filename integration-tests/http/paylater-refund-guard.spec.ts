@@ -9,7 +9,7 @@ import { useSeededStore } from "../helpers/seeded-store"
 import { Modules } from "@medusajs/framework/utils"
 import payLaterReconcileJob from "../../src/jobs/paylater-reconcile"
 import { signWebhook } from "../../src/lib/paylater"
-import { PAYLATER_ACTIVITY_MODULE, type PayLaterActivityModuleService } from "../../src/modules/paylater-activity"
+import { PAYLATER_LEDGER_MODULE, type PayLaterLedgerModuleService } from "../../src/modules/paylater-ledger"
 import { useEnv } from "../helpers/env"
 import { useSandbox } from "../helpers/sandbox"
 import { PAYLATER_PROVIDER_ID } from "../helpers/seed"
@@ -127,8 +127,8 @@ integrationTestRunner({
 
     it("takes a refund left pending by a process that died as unknown, and lists it", async () => {
       const { sessionId, paymentId } = await paidOrder()
-      const activity = getContainer().resolve(PAYLATER_ACTIVITY_MODULE) as PayLaterActivityModuleService
-      await activity.createPayLaterRefundAttempts({
+      const ledgerModule = getContainer().resolve(PAYLATER_LEDGER_MODULE) as PayLaterLedgerModuleService
+      await ledgerModule.createPayLaterRefundAttempts({
         paylater_order_id: sessionId,
         payment_id: paymentId,
         amount: 25 as never,
@@ -219,9 +219,9 @@ integrationTestRunner({
 
       it("list what any code flags for attention, refund it from the list, and mark items resolved", async () => {
         const { sessionId, paymentId, orderId } = await paidOrder()
-        const activity = getContainer().resolve(PAYLATER_ACTIVITY_MODULE) as PayLaterActivityModuleService
+        const ledgerModule = getContainer().resolve(PAYLATER_LEDGER_MODULE) as PayLaterLedgerModuleService
         const flag = () =>
-          activity.flagForAttention("paid_without_order", {
+          ledgerModule.flagForAttention("paid_without_order", {
             dedupe_key: `paid_without_order:${sessionId}`,
             summary: "Paid at PayLater, but the order could not be placed",
             amount: "360.00",
@@ -230,7 +230,7 @@ integrationTestRunner({
           })
         const flagged = await flag()
         expect((await flag()).id).toBe(flagged.id)
-        await activity.flagForAttention("mismatch", { summary: "PayLater says failed, the store says paid", paylater_order_id: sessionId })
+        await ledgerModule.flagForAttention("mismatch", { summary: "PayLater says failed, the store says paid", paylater_order_id: sessionId })
 
         const listed = await attention()
         expect(listed).toHaveLength(2)

@@ -218,14 +218,14 @@ describe.each(medusaVersionsUnderTest())("as installed: the npm package in a fre
         "README.md",
         "package.json",
         ".medusa/server/src/providers/paylater/index.js",
-        ".medusa/server/src/modules/paylater-activity/index.js",
+        ".medusa/server/src/modules/paylater-ledger/index.js",
         ".medusa/server/src/admin/index.mjs",
         ".medusa/server/src/sandbox/cli.js",
         ".medusa/server/src/api/paylater/webhooks/route.js",
         ".medusa/server/src/jobs/paylater-reconcile.js",
       ])
     )
-    expect(packedFiles.some((f) => f.startsWith(".medusa/server/src/modules/paylater-activity/migrations/Migration"))).toBe(true)
+    expect(packedFiles.some((f) => f.startsWith(".medusa/server/src/modules/paylater-ledger/migrations/Migration"))).toBe(true)
     const pkg = JSON.parse(fs.readFileSync(path.join(store.dir, "node_modules", "medusa-payment-paylater", "package.json"), "utf8"))
     // A store provides Medusa itself and its admin; test and CLI tooling are never asked of it.
     // React for the admin extensions. All optional: nothing here is asked of a project that does

@@ -1,6 +1,6 @@
-import type { PayLaterEventRecord, RecordPayLaterEventInput } from "../modules/paylater-activity/types"
+import type { PayLaterEventRecord, RecordPayLaterEventInput } from "../modules/paylater-ledger/types"
 import type { PayLaterSessionData } from "../providers/paylater/session-data"
-import type { ReturnDecision, ReturnOutcomeHint } from "../modules/paylater-activity/attempt-state"
+import type { ReturnDecision, ReturnOutcomeHint } from "../modules/paylater-ledger/attempt-state"
 
 /**
  * Pure mapping between what happened and what the activity log stores / the admin shows. The

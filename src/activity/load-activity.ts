@@ -1,13 +1,18 @@
 import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
-import type { PayLaterEventRecord } from "../modules/paylater-activity/types"
+import type { PayLaterEventRecord } from "../modules/paylater-ledger/types"
+import { ledgerModuleOf } from "../modules/paylater-ledger/resolve"
+import type { PayLaterLedgerModuleService } from "../modules/paylater-ledger/service"
 import { toAmountText } from "../providers/paylater/money"
 import type { PayLaterSessionData } from "../providers/paylater/session-data"
 import { PAYLATER_PROVIDER } from "../medusa-records/session"
-import { activityService } from "./record"
+import type { LedgerRow } from "./order-attempts"
 import { buildOrderActivity, type ActivityFacts, type ActivityPayment, type ActivitySession, type OrderActivity } from "./timeline"
 
 type Row = Record<string, any>
+
+/** Attempts listed on the order card besides the ones holding its money, newest first. */
+const ATTEMPTS_SHOWN = 100
 
 function amount(row: Row | undefined, field = "amount"): string {
   const raw = row?.[`raw_${field}`] ?? row?.[field] ?? 0
@@ -15,8 +20,30 @@ function amount(row: Row | undefined, field = "amount"): string {
 }
 
 /**
+ * The ledger's rows for the order card's attempt list. By collection: attempts whose session Medusa
+ * deleted; by session: rows settlement has not linked to their collection yet. The rows holding the
+ * order's money are read on their own, so the cap on the others never hides them.
+ */
+async function readOrderAttempts(
+  service: PayLaterLedgerModuleService,
+  orderId: string,
+  collectionIds: string[],
+  sessionIds: string[]
+): Promise<LedgerRow[]> {
+  const or: Array<Record<string, unknown>> = [{ payment_collection_id: collectionIds }]
+  if (sessionIds.length) or.push({ session_id: sessionIds })
+  const [owners, others] = await Promise.all([
+    service.listPayLaterAttempts({ order_id: orderId }),
+    service.listPayLaterAttempts({ $or: or } as never, { order: { created_at: "DESC" }, take: ATTEMPTS_SHOWN }),
+  ])
+  const seen = new Set(owners.map((row) => row.id))
+  return [...owners, ...others.filter((row) => !seen.has(row.id))] as unknown as LedgerRow[]
+}
+
+/**
  * Everything the order's PayLater history is built from: the order's payment collections, their
- * PayLater sessions and payments (captures, refunds) from the payment module, and the activity log.
+ * PayLater sessions and payments (captures, refunds) from the payment module, the ledger's attempts
+ * and the activity log.
  * Throws NOT_FOUND for an unknown order. A log that cannot be read leaves the history to Medusa's
  * own records rather than failing the page.
  */
@@ -35,7 +62,7 @@ export async function readOrderActivityFacts(container: MedusaContainer, orderId
   })
   const collectionIds = (links as Row[]).map((l) => l.payment_collection_id as string).filter(Boolean)
   if (!collectionIds.length) {
-    return { order_id: orderId, sessions: [], payments: [], events: [] }
+    return { order_id: orderId, sessions: [], payments: [], events: [], ledger: [] }
   }
 
   const payment = container.resolve(Modules.PAYMENT)
@@ -78,12 +105,16 @@ export async function readOrderActivityFacts(container: MedusaContainer, orderId
     }))
 
   let events: PayLaterEventRecord[] = []
-  const service = activityService(container)
+  let ledger: LedgerRow[] = []
+  const service = ledgerModuleOf(container)
   if (service && sessions.length) {
     const attempts = await service.listPayLaterAttempts({ session_id: sessions.map((s) => s.id), superseded_by: null })
     for (const session of sessions) {
       session.attempt = (attempts.find((a) => a.session_id === session.id) as unknown as ActivitySession["attempt"]) ?? null
     }
+  }
+  if (service) {
+    ledger = await readOrderAttempts(service, orderId, collectionIds, sessions.map((s) => s.id))
   }
   if (service) {
     try {
@@ -97,7 +128,7 @@ export async function readOrderActivityFacts(container: MedusaContainer, orderId
         .warn(`PayLater activity: could not read the log for order ${orderId}: ${(error as Error)?.message ?? error}`)
     }
   }
-  return { order_id: orderId, sessions, payments, events }
+  return { order_id: orderId, sessions, payments, events, ledger }
 }
 
 /** Read-only: the order's PayLater summary and history (GET /admin/paylater/orders/:id/activity). */

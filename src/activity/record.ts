@@ -1,24 +1,11 @@
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { PAYLATER_ACTIVITY_MODULE } from "../modules/paylater-activity"
-import type { PayLaterActivityModuleService } from "../modules/paylater-activity/service"
-import type { RecordPayLaterEventInput } from "../modules/paylater-activity/types"
+import { ledgerModuleOf } from "../modules/paylater-ledger/resolve"
+import type { RecordPayLaterEventInput } from "../modules/paylater-ledger/types"
 import { viewOfSession } from "../settlement/attempt-view"
 import type { SettlementResult } from "../settlement/settle"
 import { checkEvent, type CheckSource } from "./events"
 import { logRef } from "../lib/paylater"
-
-/** The activity module, or null when the app did not register it (then nothing is recorded). */
-export function activityService(container: MedusaContainer): PayLaterActivityModuleService | null {
-  try {
-    return (
-      (container.resolve(PAYLATER_ACTIVITY_MODULE, { allowUnregistered: true }) as PayLaterActivityModuleService | undefined) ??
-      null
-    )
-  } catch {
-    return null
-  }
-}
 
 /**
  * Best effort, by design: the activity log is for people, the payment path must never wait on it or
@@ -35,7 +22,8 @@ export async function recordPayLaterActivity(
   }
   const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
   try {
-    const service = activityService(container)
+    // No module (the app did not register it): nothing is recorded.
+    const service = ledgerModuleOf(container)
     if (!service) {
       return false
     }

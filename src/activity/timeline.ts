@@ -1,8 +1,9 @@
-import type { PayLaterEventRecord } from "../modules/paylater-activity/types"
+import type { PayLaterEventRecord } from "../modules/paylater-ledger/types"
 import type { PayLaterSessionData } from "../providers/paylater/session-data"
-import type { AttemptRecord } from "../modules/paylater-activity/ledger-port"
+import type { AttemptRecord } from "../modules/paylater-ledger/ledger-port"
 import { viewOfSession } from "../settlement/attempt-view"
 import { describeEvent, type ActivityTone } from "./events"
+import { orderAttempts, type LedgerRow, type OrderAttempt } from "./order-attempts"
 import { computeRefundWindow, type RefundWindow } from "./refund-window"
 
 /**
@@ -40,6 +41,8 @@ export interface ActivityFacts {
   sessions: ActivitySession[]
   payments: ActivityPayment[]
   events: PayLaterEventRecord[]
+  /** The ledger's rows for the order: its payment collections' attempts, replaced ones included. */
+  ledger: LedgerRow[]
 }
 
 export type ActivityKind =
@@ -102,8 +105,8 @@ export interface OrderActivity {
   paylater: ActivitySummary | null
   /** Oldest first. */
   history: ActivityEntry[]
-  /** Attempts (sessions) the history covers, oldest first; earlier ones may have been replaced. */
-  attempts: number
+  /** Every PayLater attempt of the order (order-attempts.ts): the one holding its money first. */
+  attempts: OrderAttempt[]
 }
 
 export const RTP_PROVIDER = /^pp_paylater-rtp_/
@@ -285,11 +288,10 @@ export function buildOrderActivity(facts: ActivityFacts, now: Date): OrderActivi
     const byTime = new Date(a.at).getTime() - new Date(b.at).getTime()
     return byTime !== 0 ? byTime : KIND_ORDER.indexOf(a.kind) - KIND_ORDER.indexOf(b.kind)
   })
-  const attempts = new Set([...facts.sessions.map((s) => s.id), ...facts.events.map((e) => e.session_id)]).size
   return {
     order_id: facts.order_id,
     paylater: current ? summarize(facts, current, now) : null,
     history,
-    attempts,
+    attempts: orderAttempts(facts.ledger, facts.order_id, now),
   }
 }

@@ -1,7 +1,7 @@
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { logger as bootLogger } from "@medusajs/framework/logger"
-import { recordReconcileRun } from "../modules/paylater-activity/reconcile-runs"
+import { recordReconcileRun } from "../modules/paylater-ledger/reconcile-runs"
 import { describeReconcileSchedule, reconcileSchedule } from "../reconciliation/schedule"
 import { payLaterReconcileWorkflow } from "../workflows/paylater-reconcile/workflow"
 

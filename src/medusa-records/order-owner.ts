@@ -1,8 +1,8 @@
 import { Modules } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { holdsOrderMoney } from "../modules/paylater-activity/attempt-state"
-import type { AttemptRecord } from "../modules/paylater-activity/ledger-port"
-import { activityModuleOf } from "../modules/paylater-activity/resolve"
+import { holdsOrderMoney } from "../modules/paylater-ledger/attempt-state"
+import type { AttemptRecord } from "../modules/paylater-ledger/ledger-port"
+import { ledgerModuleOf } from "../modules/paylater-ledger/resolve"
 import { ownersOf } from "./owners"
 import { PAYLATER_PROVIDER } from "./session"
 
@@ -20,8 +20,8 @@ export async function recordOrderOwner(
   container: MedusaContainer,
   placed: { order_id: string; payment_collection_id: string }
 ): Promise<AttemptRecord | null | undefined> {
-  const activity = activityModuleOf(container)
-  if (!activity) return null
+  const ledger = ledgerModuleOf(container)
+  if (!ledger) return null
   const payments = (
     await container.resolve(Modules.PAYMENT).listPayments(
       { payment_collection_id: placed.payment_collection_id } as never,
@@ -38,12 +38,12 @@ export async function recordOrderOwner(
   const payment = payments.find((p) => (p.captures ?? []).some((c) => c && heldIds.has(c.id)))
   const sessionId = (payment as { payment_session_id?: string } | undefined)?.payment_session_id
   if (!payment || !sessionId) return null
-  const rows = await activity.attemptsOfSession(sessionId)
+  const rows = await ledger.attemptsOfSession(sessionId)
   // The attempt authorizePayment asked about: the session's paid one not superseded, else its paid one.
   const row = rows.find((r) => r.state === "paid" && !r.superseded_by) ?? rows.find((r) => r.state === "paid")
   if (!row) return null
   if (holdsOrderMoney(row) && row.order_id === placed.order_id && row.payment_id === payment.id) return row
-  return activity.recordOrderOwner(row.paylater_order_id, { order_id: placed.order_id, payment_id: payment.id })
+  return ledger.recordOrderOwner(row.paylater_order_id, { order_id: placed.order_id, payment_id: payment.id })
 }
 
 /**
@@ -51,7 +51,7 @@ export async function recordOrderOwner(
  * own completion that no settlement saw yet) recorded now from the collection's placed order.
  */
 export async function heldByAnOrder(container: MedusaContainer, paylaterOrderId: string, paymentCollectionId: string | null): Promise<boolean> {
-  const row = (await activityModuleOf(container)?.findAttempt(paylaterOrderId)) ?? null
+  const row = (await ledgerModuleOf(container)?.findAttempt(paylaterOrderId)) ?? null
   if (holdsOrderMoney(row)) return true
   const collectionId = paymentCollectionId ?? row?.payment_collection_id ?? null
   if (!collectionId) return false

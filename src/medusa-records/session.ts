@@ -1,8 +1,8 @@
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import type { PayLaterSessionData } from "../providers/paylater/session-data"
-import type { AttemptRecord } from "../modules/paylater-activity/ledger-port"
-import { activityModuleOf } from "../modules/paylater-activity/resolve"
+import type { AttemptRecord } from "../modules/paylater-ledger/ledger-port"
+import { ledgerModuleOf } from "../modules/paylater-ledger/resolve"
 
 /** Both PayLater methods, whatever id the merchant registered them under. */
 export const PAYLATER_PROVIDER = /^pp_paylater(-rtp)?_/
@@ -90,5 +90,5 @@ export async function readPayLaterSession(
 
 /** The session's current ledger row (null when the plugin's module is not loaded, or none yet). */
 export async function currentAttemptOf(container: MedusaContainer, sessionId: string): Promise<AttemptRecord | null> {
-  return (await activityModuleOf(container)?.currentAttemptOf(sessionId)) ?? null
+  return (await ledgerModuleOf(container)?.currentAttemptOf(sessionId)) ?? null
 }

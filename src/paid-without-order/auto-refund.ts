@@ -2,9 +2,9 @@ import { randomUUID } from "node:crypto"
 import { ContainerRegistrationKeys, MathBN, Modules } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { logRef, refundStaleAfterMs } from "../lib/paylater"
-import { activityModuleOf } from "../modules/paylater-activity/resolve"
-import type { PayLaterActivityModuleService } from "../modules/paylater-activity/service"
-import type { AttentionRecord } from "../modules/paylater-activity/types"
+import { ledgerModuleOf } from "../modules/paylater-ledger/resolve"
+import type { PayLaterLedgerModuleService } from "../modules/paylater-ledger/service"
+import type { AttentionRecord } from "../modules/paylater-ledger/types"
 import { sendGuardedRefund } from "../providers/paylater/refund-guard"
 import { clientForRegistration, configuredRegistrations, registrationIdOf } from "../medusa-records/registrations"
 import { completionLockKey } from "./refund-plan"
@@ -25,8 +25,8 @@ export type AutoRefundOutcome = "refunded" | "retry_later" | "outcome_unknown" |
 const ITEM_LOCK_SECONDS = 300
 const CART_LOCK_WAIT_SECONDS = 5
 
-async function savePlan(activity: PayLaterActivityModuleService, item: AttentionRecord, plan: AutoRefund): Promise<void> {
-  await activity.updatePayLaterAttentions({ id: item.id, detail: { ...item.detail, auto_refund: plan }, summary: summaryFor(item.summary, plan) })
+async function savePlan(ledger: PayLaterLedgerModuleService, item: AttentionRecord, plan: AutoRefund): Promise<void> {
+  await ledger.updatePayLaterAttentions({ id: item.id, detail: { ...item.detail, auto_refund: plan }, summary: summaryFor(item.summary, plan) })
 }
 
 /** The operator's sentence once the automatic refund gave up: the item says so, not "will be refunded". */
@@ -41,8 +41,8 @@ function summaryFor(summary: string, plan: AutoRefund): string {
   return summary
 }
 
-async function reread(activity: PayLaterActivityModuleService, id: string): Promise<AttentionRecord | undefined> {
-  const [item] = (await activity.listPayLaterAttentions({ id }, { take: 1 })) as unknown as AttentionRecord[]
+async function reread(ledger: PayLaterLedgerModuleService, id: string): Promise<AttentionRecord | undefined> {
+  const [item] = (await ledger.listPayLaterAttentions({ id }, { take: 1 })) as unknown as AttentionRecord[]
   return item
 }
 
@@ -53,7 +53,7 @@ async function reread(activity: PayLaterActivityModuleService, id: string): Prom
  */
 export async function sendRefund(
   container: MedusaContainer,
-  activity: PayLaterActivityModuleService,
+  ledger: PayLaterLedgerModuleService,
   item: AttentionRecord,
   amount?: string
 ): Promise<void> {
@@ -75,7 +75,7 @@ export async function sendRefund(
   await sendGuardedRefund({
     api,
     logger: container.resolve(ContainerRegistrationKeys.LOGGER),
-    ledger: activity,
+    ledger,
     data: { amount: item.amount },
     orderId: item.paylater_order_id,
     sessionId: item.session_id,
@@ -85,18 +85,18 @@ export async function sendRefund(
 }
 
 /** Whether the guard holds a refund of this PayLater order whose outcome nobody knows. */
-async function outcomeUnknown(activity: PayLaterActivityModuleService, paylaterOrderId: string | null): Promise<boolean> {
+async function outcomeUnknown(ledger: PayLaterLedgerModuleService, paylaterOrderId: string | null): Promise<boolean> {
   if (!paylaterOrderId) return true
-  const open = await activity.listPayLaterRefundAttempts({ paylater_order_id: paylaterOrderId, status: ["pending", "unknown"] }, { take: 1 })
+  const open = await ledger.listPayLaterRefundAttempts({ paylater_order_id: paylaterOrderId, status: ["pending", "unknown"] }, { take: 1 })
   return open.length > 0
 }
 
-async function refundOne(container: MedusaContainer, activity: PayLaterActivityModuleService, id: string, now: Date): Promise<AutoRefundOutcome> {
+async function refundOne(container: MedusaContainer, ledger: PayLaterLedgerModuleService, id: string, now: Date): Promise<AutoRefundOutcome> {
   const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
-  const item = await reread(activity, id)
+  const item = await reread(ledger, id)
   const plan = readPlan(item?.detail)
   if (item?.status === "open" && plan && isAbandoned(plan, now)) {
-    await savePlan(activity, item, afterFailure(plan, now, "the process sending the refund stopped before PayLater answered", true))
+    await savePlan(ledger, item, afterFailure(plan, now, "the process sending the refund stopped before PayLater answered", true))
     return "outcome_unknown"
   }
   if (!item || item.status !== "open" || !plan || !isDue(plan, now)) {
@@ -104,37 +104,37 @@ async function refundOne(container: MedusaContainer, activity: PayLaterActivityM
   }
   if (item.paylater_order_id && (await heldByAnOrder(container, item.paylater_order_id, item.payment_collection_id ?? null))) {
     // An order holds this very payment (a retried completion placed it): it is the order's, never refunded.
-    await savePlan(activity, item, { ...plan, state: "stopped", next_attempt_at: null, last_error: null })
-    await activity.resolveAttention(item.id, { resolution: "resolved", note: "The order was placed with this payment after all; nothing refunded." })
+    await savePlan(ledger, item, { ...plan, state: "stopped", next_attempt_at: null, last_error: null })
+    await ledger.resolveAttention(item.id, { resolution: "resolved", note: "The order was placed with this payment after all; nothing refunded." })
     return "order_placed"
   }
-  if (item.paylater_order_id && item.amount && MathBN.gte(await activity.refundedAmount(item.paylater_order_id), item.amount)) {
+  if (item.paylater_order_id && item.amount && MathBN.gte(await ledger.refundedAmount(item.paylater_order_id), item.amount)) {
     // Refunded already (Medusa's own completion refunds when it fails late enough, or an operator did).
-    return finish(activity, item, { ...plan, state: "refunded", next_attempt_at: null }, "Refunded in full already; nothing more sent to PayLater.")
+    return finish(ledger, item, { ...plan, state: "refunded", next_attempt_at: null }, "Refunded in full already; nothing more sent to PayLater.")
   }
-  await savePlan(activity, item, startRefund(plan, now))
+  await savePlan(ledger, item, startRefund(plan, now))
   try {
-    await sendRefund(container, activity, item)
+    await sendRefund(container, ledger, item)
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error)
-    const unknown = await outcomeUnknown(activity, item.paylater_order_id)
+    const unknown = await outcomeUnknown(ledger, item.paylater_order_id)
     const next = afterFailure(plan, now, message.slice(0, 500), unknown)
-    await savePlan(activity, item, next)
+    await savePlan(ledger, item, next)
     logger.warn(`PayLater: automatic refund of ${logRef(item.paylater_order_id)} (${item.amount} QAR) ${unknown ? "has an unknown outcome; left for a person" : `refused (${message}); ${next.state === "scheduled" ? `retried from ${next.next_attempt_at}` : "left for a person"}`}`)
     return unknown ? "outcome_unknown" : next.state === "scheduled" ? "retry_later" : "stopped"
   }
   logger.info(`PayLater: ${logRef(item.paylater_order_id)} was paid without an order; refunded ${item.amount} QAR in full automatically`)
   return finish(
-    activity,
+    ledger,
     item,
     { ...plan, state: "refunded", tries: plan.tries + 1, next_attempt_at: null },
     `Refunded ${item.amount} QAR in full automatically (paid without an order).`
   )
 }
 
-async function finish(activity: PayLaterActivityModuleService, item: AttentionRecord, plan: AutoRefund, note: string): Promise<"refunded"> {
-  await savePlan(activity, item, plan)
-  await activity.resolveAttention(item.id, { resolution: "refunded", note })
+async function finish(ledger: PayLaterLedgerModuleService, item: AttentionRecord, plan: AutoRefund, note: string): Promise<"refunded"> {
+  await savePlan(ledger, item, plan)
+  await ledger.resolveAttention(item.id, { resolution: "refunded", note })
   return "refunded"
 }
 
@@ -146,10 +146,10 @@ export async function runPaidWithoutOrderRefunds(
   container: MedusaContainer,
   opts: { now?: Date } = {}
 ): Promise<Array<{ id: string; outcome: AutoRefundOutcome }>> {
-  const activity = activityModuleOf(container)
-  if (!activity) return []
+  const ledger = ledgerModuleOf(container)
+  if (!ledger) return []
   const now = opts.now ?? new Date()
-  const open = (await activity.listPayLaterAttentions(
+  const open = (await ledger.listPayLaterAttentions(
     { kind: "paid_without_order", status: "open" },
     { order: { created_at: "ASC" }, take: 200 }
   )) as unknown as AttentionRecord[]
@@ -169,7 +169,7 @@ export async function runPaidWithoutOrderRefunds(
       let started = false
       const work = () => {
         started = true
-        return refundOne(container, activity, item.id, now)
+        return refundOne(container, ledger, item.id, now)
       }
       // The completion lock first, as settlement takes it (settlement/completion.ts): the refund and the
       // completion of the same cart never overlap, and never wait on each other crosswise.

@@ -1,8 +1,8 @@
 import { Modules } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { activityModuleOf } from "../modules/paylater-activity/resolve"
+import { ledgerModuleOf } from "../modules/paylater-ledger/resolve"
 import { toAmountText } from "../providers/paylater/money"
-import type { AttentionRecord } from "../modules/paylater-activity/types"
+import type { AttentionRecord } from "../modules/paylater-ledger/types"
 import type { PaidWithoutOrderPolicy } from "../providers/paylater/options"
 import { configuredRegistrations, registrationIdOf } from "../medusa-records/registrations"
 import { ownersOf } from "../medusa-records/owners"
@@ -60,8 +60,8 @@ export interface PaidAttempt {
  * cart is an order with another payment this one is the extra: the shopper paid twice.
  */
 export async function flagPaidAttempt(container: MedusaContainer, paid: PaidAttempt): Promise<AttentionRecord | null> {
-  const activity = activityModuleOf(container)
-  if (!activity) return null
+  const ledger = ledgerModuleOf(container)
+  if (!ledger) return null
   if (await heldByAnOrder(container, paid.paylater_order_id, paid.payment_collection_id ?? null)) return null
   const owner = paid.payment_collection_id ? (await ownersOf(container, [paid.payment_collection_id])).get(paid.payment_collection_id) : null
   if (owner?.order_id) {
@@ -73,7 +73,7 @@ export async function flagPaidAttempt(container: MedusaContainer, paid: PaidAtte
     }
   }
   const plan = planFor(policyOf(container, paid.provider_id), paid.paid_at)
-  return activity.flagForAttention("paid_without_order", {
+  return ledger.flagForAttention("paid_without_order", {
     dedupe_key: dedupeKeyOf(paid.paylater_order_id),
     summary: `Paid ${paid.amount} QAR at PayLater (${paid.paylater_order_id}), but no order was placed: ${paid.reason}. ${planSentence(plan)}`,
     amount: paid.amount,
@@ -108,9 +108,9 @@ export async function flagPaidWithoutOrder(
   sessionId: string,
   why: { signal: string; error?: string | null }
 ): Promise<AttentionRecord | null> {
-  const activity = activityModuleOf(container)
-  if (!activity) return null
-  const rows = await activity.attemptsOfSession(sessionId)
+  const ledger = ledgerModuleOf(container)
+  if (!ledger) return null
+  const rows = await ledger.attemptsOfSession(sessionId)
   const row = rows.find((r) => r.state === "paid" && !r.superseded_by) ?? null
   const payment = await recordedPaymentOf(container, sessionId)
   if (!row || !payment) {
@@ -140,8 +140,8 @@ export async function flagPaidWithoutOrder(
  * never become an order. Settlement asks before completing a paid cart.
  */
 export async function completionBlockedByRefund(container: MedusaContainer, paylaterOrderId: string | undefined): Promise<boolean> {
-  const activity = activityModuleOf(container)
-  if (!activity || !paylaterOrderId) return false
-  const [item] = (await activity.listPayLaterAttentions({ dedupe_key: dedupeKeyOf(paylaterOrderId) }, { take: 1 })) as unknown as AttentionRecord[]
+  const ledger = ledgerModuleOf(container)
+  if (!ledger || !paylaterOrderId) return false
+  const [item] = (await ledger.listPayLaterAttentions({ dedupe_key: dedupeKeyOf(paylaterOrderId) }, { take: 1 })) as unknown as AttentionRecord[]
   return !!item && (blocksCompletion(readPlan(item.detail)) || item.resolution === "refunded")
 }

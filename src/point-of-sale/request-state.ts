@@ -1,5 +1,5 @@
 import { MathBN } from "@medusajs/framework/utils"
-import type { AttemptView } from "../modules/paylater-activity/attempt-state"
+import type { AttemptView } from "../modules/paylater-ledger/attempt-state"
 import { viewOfSession } from "../settlement/attempt-view"
 import type { OrderRequestContext } from "./order-context"
 

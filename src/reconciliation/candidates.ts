@@ -1,8 +1,8 @@
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import type { PayLaterSessionData } from "../providers/paylater/session-data"
-import { activityModuleOf } from "../modules/paylater-activity/resolve"
-import type { AttemptRecord } from "../modules/paylater-activity/ledger-port"
+import { ledgerModuleOf } from "../modules/paylater-ledger/resolve"
+import type { AttemptRecord } from "../modules/paylater-ledger/ledger-port"
 import { ownersOf } from "../medusa-records/owners"
 import { dedupeKeyOf } from "../paid-without-order/listing"
 import type { AttemptCandidate, SessionCandidate } from "./select"
@@ -32,7 +32,7 @@ export async function loadSessionCandidates(
   const [owners, attempts] = await Promise.all([
     ownersOf(container, [...new Set(rows.map((r) => r.payment_collection_id as string))]),
     rows.length
-      ? (activityModuleOf(container)?.listPayLaterAttempts({ session_id: rows.map((r) => r.id as string), superseded_by: null }) ?? [])
+      ? (ledgerModuleOf(container)?.listPayLaterAttempts({ session_id: rows.map((r) => r.id as string), superseded_by: null }) ?? [])
       : [],
   ])
   const attemptOf = new Map((attempts as unknown as AttemptRecord[]).map((a) => [a.session_id, a]))
@@ -52,8 +52,8 @@ export async function loadSessionCandidates(
 
 /**
  * Ledger rows no session candidate stands for: deleted sessions' attempts, superseded ones, Request
- * to Pay whose answer was lost. Open ones have no look-back and no cap: each is asked about until its
- * expiry plus the margin, then lapses (attempt-state.ts). Paid ones changed since `since` that are on
+ * to Pay whose answer was lost. Open ones have no look-back and no cap: each is asked about at its own
+ * next-ask time until PayLater ends it (attempt-state.ts askPayLaterNow). Paid ones changed since `since` that are on
  * no list yet come back too: a settlement that recorded PayLater's "paid" and then stopped (a crash,
  * a database error) before listing it would otherwise leave that money on no list at all.
  */
@@ -62,21 +62,21 @@ export async function loadAttemptCandidates(
   sessions: SessionCandidate[],
   since: Date
 ): Promise<AttemptCandidate[]> {
-  const activity = activityModuleOf(container)
-  if (!activity) return []
+  const ledger = ledgerModuleOf(container)
+  if (!ledger) return []
   const covered = new Set(sessions.map((s) => s.attempt?.paylater_order_id).filter(Boolean))
-  const detachedPaid = (await activity.paidAttemptsSince(since)).filter(
+  const detachedPaid = (await ledger.paidAttemptsSince(since)).filter(
     (row) => !covered.has(row.paylater_order_id) && !row.order_id && !!(row.session_gone_at || row.superseded_by || row.start_error)
   )
   const listed = detachedPaid.length
     ? new Set(
-        ((await activity.listPayLaterAttentions({ dedupe_key: detachedPaid.map((row) => dedupeKeyOf(row.paylater_order_id)) })) as Array<{
+        ((await ledger.listPayLaterAttentions({ dedupe_key: detachedPaid.map((row) => dedupeKeyOf(row.paylater_order_id)) })) as Array<{
           dedupe_key: string
         }>).map((item) => item.dedupe_key)
       )
     : new Set<string>()
   const unlisted = detachedPaid.filter((row) => !listed.has(dedupeKeyOf(row.paylater_order_id)))
-  return [...(await activity.openAttempts()).filter((row) => !covered.has(row.paylater_order_id)), ...unlisted].map((attempt) => ({
+  return [...(await ledger.openAttempts()).filter((row) => !covered.has(row.paylater_order_id)), ...unlisted].map((attempt) => ({
     kind: "attempt" as const,
     attempt,
   }))

@@ -2,8 +2,8 @@
  * Which PayLater payments one reconciliation run asks about, in what order, and how the run is
  * bounded. Pure: no Medusa, no clock of its own, so every rule is unit-tested.
  */
-import { askDueAt, askPayLaterNow } from "../modules/paylater-activity/attempt-state"
-import type { AttemptRecord } from "../modules/paylater-activity/ledger-port"
+import { askDueAt, askPayLaterNow } from "../modules/paylater-ledger/attempt-state"
+import type { AttemptRecord } from "../modules/paylater-ledger/ledger-port"
 import type { PayLaterSessionData } from "../providers/paylater/session-data"
 
 /** A payment session row as the loader reads it, with its cart and order. */

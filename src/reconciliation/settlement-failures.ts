@@ -1,5 +1,5 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { activityModuleOf } from "../modules/paylater-activity/resolve"
+import { ledgerModuleOf } from "../modules/paylater-ledger/resolve"
 
 /** Runs in which settling one attempt threw before it is listed for a person (about 10 minutes at the default schedule). */
 export const FAILURES_BEFORE_LISTING = 5
@@ -10,12 +10,12 @@ export const FAILURES_BEFORE_LISTING = 5
  * PayLater with the error, so it is never retried silently and then forgotten.
  */
 export async function noteSettlementFailure(container: MedusaContainer, paylaterOrderId: string | null | undefined, error: unknown): Promise<void> {
-  const activity = activityModuleOf(container)
-  if (!activity || !paylaterOrderId) return
+  const ledger = ledgerModuleOf(container)
+  if (!ledger || !paylaterOrderId) return
   const message = error instanceof Error ? error.message : String(error)
-  const failures = await activity.recordSettlementFailure(paylaterOrderId, message)
+  const failures = await ledger.recordSettlementFailure(paylaterOrderId, message)
   if (!failures || failures.count < FAILURES_BEFORE_LISTING) return
-  await activity.flagForAttention("settlement_failing", {
+  await ledger.flagForAttention("settlement_failing", {
     dedupe_key: `settlement_failing:${paylaterOrderId}`,
     summary: `Settling PayLater order ${paylaterOrderId} failed ${failures.count} times since ${failures.first_at} (last: ${failures.last_error}). Check with PayLater now from the order, or look at the server logs.`,
     paylater_order_id: paylaterOrderId,

@@ -1,5 +1,5 @@
-import { viewOf, type AttemptFacts, type AttemptView } from "../modules/paylater-activity/attempt-state"
-import type { AttemptRecord } from "../modules/paylater-activity/ledger-port"
+import { viewOf, type AttemptFacts, type AttemptView } from "../modules/paylater-ledger/attempt-state"
+import type { AttemptRecord } from "../modules/paylater-ledger/ledger-port"
 
 /** A session as the screens see it: Medusa's own status for it, its ledger row, its order. */
 export interface AttemptViewSource {

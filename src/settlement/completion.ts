@@ -1,7 +1,7 @@
 import { Modules } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { completionBackoffOf, completionDue } from "../modules/paylater-activity/attempt-state"
-import { activityModuleOf } from "../modules/paylater-activity/resolve"
+import { completionBackoffOf, completionDue } from "../modules/paylater-ledger/attempt-state"
+import { ledgerModuleOf } from "../modules/paylater-ledger/resolve"
 import { recordOrderOwner } from "../medusa-records/order-owner"
 import { completionBlockedByRefund } from "../paid-without-order/listing"
 import { completionLockKey } from "../paid-without-order/refund-plan"
@@ -38,7 +38,7 @@ export async function completeUnlessRefunded(container: MedusaContainer, context
         }
         const completion = await completePaidCart(container, cartId)
         if (completion.order_id === null) {
-          if (orderId) await activityModuleOf(container)?.recordCompletionFailure(orderId, completion.error)
+          if (orderId) await ledgerModuleOf(container)?.recordCompletionFailure(orderId, completion.error)
           return { ...completion, tried: true }
         }
         // Whose money it is, from Medusa's payment record, before anything else can see the order.

@@ -1,9 +1,9 @@
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { isPayLaterError, logRef, type PayLaterApi } from "../lib/paylater"
-import type { AttemptRecord } from "../modules/paylater-activity/ledger-port"
-import { askPayLaterNow } from "../modules/paylater-activity/attempt-state"
-import { activityModuleOf } from "../modules/paylater-activity/resolve"
+import type { AttemptRecord } from "../modules/paylater-ledger/ledger-port"
+import { askPayLaterNow } from "../modules/paylater-ledger/attempt-state"
+import { ledgerModuleOf } from "../modules/paylater-ledger/resolve"
 import { toAmountText } from "../providers/paylater/money"
 import { flagPaidAttempt, flagPaidWithoutOrder, PAID_WITHOUT_ORDER_NEXT_STEP, recordedPaymentOf } from "../paid-without-order/listing"
 import { ownersOf } from "../medusa-records/owners"
@@ -46,7 +46,7 @@ export async function settleDetachedAttempt(
   row: AttemptRecord,
   input: Pick<SettleInput, "signal" | "reported" | "throttle_seconds">
 ): Promise<SettlementResult> {
-  const activity = activityModuleOf(container)!
+  const ledger = ledgerModuleOf(container)!
   const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
   let current = row
   let asked = false
@@ -64,7 +64,7 @@ export async function settleDetachedAttempt(
       const status = await registration.api.getPaymentStatus(row.paylater_order_id)
       asked = true
       current =
-        (await activity.recordStatus(row.paylater_order_id, {
+        (await ledger.recordStatus(row.paylater_order_id, {
           code: status.code,
           message: status.message,
           paylater_ref: status.payLaterOrderId ?? null,
@@ -74,7 +74,7 @@ export async function settleDetachedAttempt(
       logger.warn(`PayLater: status of ${logRef(row.paylater_order_id)} unavailable (${isPayLaterError(error) ? error.code : "unknown"})`)
       if (!isPayLaterError(error)) throw error
       // Asked and not answered: stays open, asked again at its next-ask time.
-      await activity.recordUnanswered(row.paylater_order_id)
+      await ledger.recordUnanswered(row.paylater_order_id)
       return { outcome: "detached", session: null, attempt: row, asked: true, changed: false }
     }
   }
@@ -94,7 +94,7 @@ async function linkToCart(container: MedusaContainer, row: AttemptRecord): Promi
   if (!row.payment_collection_id || row.cart_id) return row
   const owner = (await ownersOf(container, [row.payment_collection_id])).get(row.payment_collection_id)
   if (!owner?.cart_id) return row
-  await activityModuleOf(container)!.linkAttempt(row.paylater_order_id, { cart_id: owner.cart_id })
+  await ledgerModuleOf(container)!.linkAttempt(row.paylater_order_id, { cart_id: owner.cart_id })
   return { ...row, cart_id: owner.cart_id }
 }
 

@@ -1,8 +1,8 @@
 import { fillTemplate, withStorefront } from "../providers/paylater/templates"
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { holdsOrderMoney, returnDecisionOf, type ReturnDecision, type ReturnOutcomeHint } from "../modules/paylater-activity/attempt-state"
-import type { AttemptRecord } from "../modules/paylater-activity/ledger-port"
-import { activityModuleOf } from "../modules/paylater-activity/resolve"
+import { holdsOrderMoney, returnDecisionOf, type ReturnDecision, type ReturnOutcomeHint } from "../modules/paylater-ledger/attempt-state"
+import type { AttemptRecord } from "../modules/paylater-ledger/ledger-port"
+import { ledgerModuleOf } from "../modules/paylater-ledger/resolve"
 import { heldByAnOrder } from "../medusa-records/order-owner"
 import { ownersOf } from "../medusa-records/owners"
 import { registrationOf } from "./detached-attempt"
@@ -55,7 +55,7 @@ export function detachedReturnUrl(container: MedusaContainer, row: AttemptRecord
  * this money. Null when the ledger has no paid attempt for it.
  */
 export async function returnAfterDeletion(container: MedusaContainer, sessionId: string): Promise<string | null> {
-  const rows = (await activityModuleOf(container)?.attemptsOfSession(sessionId)) ?? []
+  const rows = (await ledgerModuleOf(container)?.attemptsOfSession(sessionId)) ?? []
   const row = rows.find((r) => r.state === "paid" && !r.superseded_by) ?? rows.find((r) => r.state === "paid")
   if (!row) return null
   const registration = registrationOf(container, row)

@@ -2,8 +2,8 @@ import { setTimeout as sleep } from "node:timers/promises"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { logRef, type WebhookStatus } from "../lib/paylater"
-import type { AttemptRecord } from "../modules/paylater-activity/ledger-port"
-import { activityModuleOf } from "../modules/paylater-activity/resolve"
+import type { AttemptRecord } from "../modules/paylater-ledger/ledger-port"
+import { ledgerModuleOf } from "../modules/paylater-ledger/resolve"
 import { recordOrderCaptures } from "./order-captures"
 import { viewOfSession } from "./attempt-view"
 import { completeUnlessRefunded } from "./completion"
@@ -13,7 +13,7 @@ import { recordedPaymentOf } from "../paid-without-order/listing"
 import { readPayLaterSession, type PayLaterSessionContext } from "../medusa-records/session"
 import { authorizeUnderLock, rereadSessionRow, takeStatusSlot } from "./transitions"
 import { collectStatusAnswer } from "../process/status-answer"
-import { askPayLaterNow, holdsOrderMoney } from "../modules/paylater-activity/attempt-state"
+import { askPayLaterNow, holdsOrderMoney } from "../modules/paylater-ledger/attempt-state"
 
 /** Who is asking: every PayLater signal settles through settlePayLaterSession. */
 export type SettlementSignal = "webhook" | "return" | "reconciliation" | "admin" | "poll"
@@ -194,7 +194,7 @@ async function askAndApply(
     changed = true
     if (current.attempt) {
       // Refunds name the Medusa payment from here on (the provider reads no Medusa record).
-      await activityModuleOf(container)?.linkAttempt(current.attempt.paylater_order_id, { payment_id: authorized.payment_id })
+      await ledgerModuleOf(container)?.linkAttempt(current.attempt.paylater_order_id, { payment_id: authorized.payment_id })
     }
   }
   if (current.for_order && current.order_id) {
@@ -259,7 +259,7 @@ async function linkAttempt(container: MedusaContainer, context: PayLaterSessionC
     payment_id: paid && !row.payment_id ? ((await recordedPaymentOf(container, context.session_id))?.id ?? null) : null,
   }
   if (Object.entries(links).some(([key, value]) => value && (row as unknown as Record<string, unknown>)[key] !== value)) {
-    await activityModuleOf(container)?.linkAttempt(row.paylater_order_id, links)
+    await ledgerModuleOf(container)?.linkAttempt(row.paylater_order_id, links)
   }
 }
 
@@ -318,11 +318,11 @@ async function settleForPlacedCart(container: MedusaContainer, context: PayLater
 }
 
 async function settle(container: MedusaContainer, input: SettleInput): Promise<SettlementResult> {
-  const activity = activityModuleOf(container)
+  const ledger = ledgerModuleOf(container)
   // The ledger first: when the named attempt's money is already its order's (recorded by
   // completion), nothing a repeat says can change that, and the hot path of a retried or
   // duplicated notification stops at one row read.
-  const row = input.paylater_order_id ? ((await activity?.findAttempt(input.paylater_order_id)) ?? null) : null
+  const row = input.paylater_order_id ? ((await ledger?.findAttempt(input.paylater_order_id)) ?? null) : null
   if (row && holdsOrderMoney(row)) {
     return { outcome: "already_placed", session: null, attempt: row, order_id: row.order_id!, asked: false, changed: false }
   }
@@ -331,7 +331,7 @@ async function settle(container: MedusaContainer, input: SettleInput): Promise<S
     input.paylater_order_id && input.paylater_order_id !== before?.attempt?.paylater_order_id
       ? row
       : !before
-        ? await activity?.currentAttemptOf(input.session_id)
+        ? await ledger?.currentAttemptOf(input.session_id)
         : null
   if (named) {
     // Not the attempt the live session stands for: its row is all there is to settle it by.

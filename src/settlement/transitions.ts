@@ -3,7 +3,7 @@ import { completeCartWorkflowId } from "@medusajs/medusa/core-flows"
 import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import type { PayLaterSessionData } from "../providers/paylater/session-data"
-import { SIGNAL_CONTEXT_KEY } from "../modules/paylater-activity/ledger-port"
+import { SIGNAL_CONTEXT_KEY } from "../modules/paylater-ledger/ledger-port"
 import { currentAttemptOf, type PayLaterSessionContext } from "../medusa-records/session"
 import { takeStatusSlotIn } from "../limits/status-slot"
 

@@ -1,7 +1,7 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { returnEvent } from "../activity/events"
 import { recordPayLaterActivity } from "../activity/record"
-import { returnDecisionOf, type ReturnOutcomeHint } from "../modules/paylater-activity/attempt-state"
+import { returnDecisionOf, type ReturnOutcomeHint } from "../modules/paylater-ledger/attempt-state"
 import { attemptFactsOf } from "../settlement/attempt-view"
 import { detachedReturnUrl, returnAfterDeletion, returnUrlFor } from "../settlement/return-redirect"
 import { settlePayLaterSession } from "../settlement/settle"

@@ -1,4 +1,4 @@
-import type { PayLaterEventRecord } from "../../modules/paylater-activity/types"
+import type { PayLaterEventRecord } from "../../modules/paylater-ledger/types"
 import { buildOrderActivity, paidAtOf, type ActivityFacts, type ActivityPayment, type ActivitySession } from "../timeline"
 
 const T0 = Date.parse("2026-03-01T10:00:00.000Z")
@@ -61,6 +61,7 @@ const facts = (over: Partial<ActivityFacts> = {}): ActivityFacts => ({
   sessions: [session()],
   payments: [payment()],
   events: [],
+  ledger: [],
   ...over,
 })
 
@@ -143,7 +144,6 @@ describe("buildOrderActivity", () => {
       new Date(T0 + 6000_000)
     )
     expect(activity.paylater!.session_id).toBe("payses_1")
-    expect(activity.attempts).toBe(3)
     expect(activity.history[0]).toMatchObject({ session_id: "payses_0", title: "Shopper redirected back: declined" })
   })
 
@@ -152,7 +152,7 @@ describe("buildOrderActivity", () => {
       order_id: "order_1",
       paylater: null,
       history: [],
-      attempts: 0,
+      attempts: [],
     })
   })
 })

@@ -5,6 +5,7 @@ import { useCallback, useEffect, useState, type ReactNode } from "react"
 // What GET /admin/paylater/orders/:id/activity answers: the server's own types, imported as types
 // only (erased from the admin bundle, so no server code comes with them).
 import type { ActivityTone as Tone } from "../../activity/events"
+import type { OrderAttempt } from "../../activity/order-attempts"
 import type { RefundWindow } from "../../activity/refund-window"
 import type { ActivityEntry as Entry, ActivitySummary as Summary, OrderActivity as Activity } from "../../activity/timeline"
 
@@ -18,6 +19,27 @@ const STATE: Record<Summary["state"], { label: string; color: "green" | "red" | 
   refunded: { label: "Refunded", color: "grey" },
   declined: { label: "Declined", color: "red" },
   expired: { label: "Expired", color: "grey" },
+}
+
+const OUTCOME: Record<OrderAttempt["outcome"], { label: string; color: "green" | "red" | "orange" | "blue" | "grey" }> = {
+  holds_order_money: { label: "This order's payment", color: "green" },
+  paid_elsewhere: { label: "Paid, not this order's payment", color: "orange" },
+  waiting: { label: "Waiting for the shopper", color: "orange" },
+  declined: { label: "Declined", color: "red" },
+  expired: { label: "Expired", color: "grey" },
+  not_started: { label: "Not started", color: "grey" },
+}
+
+const KIND: Record<OrderAttempt["kind"], string> = {
+  link: "Payment link",
+  request_to_pay: "Request to Pay",
+  point_of_sale: "Request to Pay (point of sale)",
+}
+
+/** Where a paid attempt's money is when it is not this order's. */
+function elsewhere(a: OrderAttempt): string | null {
+  if (a.outcome !== "paid_elsewhere") return null
+  return a.order_id ? `Holds order ${a.order_id}'s money` : "No order holds it: see Settings → PayLater"
 }
 
 const DOT: Record<Tone, string> = {
@@ -196,17 +218,41 @@ const PayLaterOrderActivityWidget = ({ data: order }: OrderProps) => {
         </div>
       )}
 
-      <div className="px-6 py-4">
-        <div className="mb-3 flex items-center justify-between">
-          <Text size="small" weight="plus" leading="compact">
-            History
+      {activity.attempts.length > 1 && (
+        <div className="px-6 py-4">
+          <Text size="small" weight="plus" leading="compact" className="mb-3">
+            {activity.attempts.length} attempts
           </Text>
-          {activity.attempts > 1 && (
-            <Text size="xsmall" className="text-ui-fg-muted">
-              {activity.attempts} attempts
-            </Text>
-          )}
+          <ul className="flex flex-col gap-y-3">
+            {activity.attempts.map((a) => (
+              <li key={a.paylater_order_id}>
+                <div className="flex flex-wrap items-center gap-x-2">
+                  <StatusBadge color={OUTCOME[a.outcome].color}>{OUTCOME[a.outcome].label}</StatusBadge>
+                  <Text size="small" leading="compact">
+                    {KIND[a.kind]}, {a.amount} {a.currency_code.toUpperCase()}
+                  </Text>
+                </div>
+                <Text size="xsmall" leading="compact" className="text-ui-fg-muted">
+                  <span className="font-mono">{a.paylater_order_id}</span>
+                  {a.reference ? `, PayLater ${a.reference}` : ""}
+                  {a.created_at ? `, ${when(a.created_at)}` : ""}
+                  {a.superseded_by ? `, replaced by ${a.superseded_by}` : ""}
+                </Text>
+                {elsewhere(a) && (
+                  <Text size="xsmall" leading="compact" className="text-ui-fg-subtle">
+                    {elsewhere(a)}
+                  </Text>
+                )}
+              </li>
+            ))}
+          </ul>
         </div>
+      )}
+
+      <div className="px-6 py-4">
+        <Text size="small" weight="plus" leading="compact" className="mb-3">
+          History
+        </Text>
         <ol className="flex flex-col">
           {history.map((e, i) => (
             <li key={`${e.kind}-${e.at}-${i}`} className="grid grid-cols-[12px_1fr] gap-x-3">

@@ -3,14 +3,14 @@
  * registry entry, so this loads the same files twice through jest.isolateModules, as two copies
  * would be loaded from two paths.
  */
-type LedgerPortModule = typeof import("../../modules/paylater-activity/ledger-port")
+type LedgerPortModule = typeof import("../../modules/paylater-ledger/ledger-port")
 type RequestContextModule = typeof import("../../providers/paylater/request-context")
 
 function loadCopy(): { port: LedgerPortModule; context: RequestContextModule } {
   let copy!: { port: LedgerPortModule; context: RequestContextModule }
   jest.isolateModules(() => {
     copy = {
-      port: require("../../modules/paylater-activity/ledger-port"),
+      port: require("../../modules/paylater-ledger/ledger-port"),
       context: require("../../providers/paylater/request-context"),
     }
   })

@@ -57,11 +57,11 @@ import { withStorefront } from "./templates"
 import { sendGuardedRefund, type RefundLedger } from "./refund-guard"
 import { currentPaymentCollection, currentStoreStart } from "./request-context"
 import { readWebhookBody } from "./webhook-input"
-import { ledgerPort, SIGNAL_CONTEXT_KEY, type AttemptRecord, type LedgerPort } from "../../modules/paylater-activity/ledger-port"
+import { ledgerPort, SIGNAL_CONTEXT_KEY, type AttemptRecord, type LedgerPort } from "../../modules/paylater-ledger/ledger-port"
 import { reportStatusAnswer } from "../../process/status-answer"
 import { LEDGER_PORT_SLOT } from "../../process/slot-keys"
-import type { AttemptKind, AttemptSignal } from "../../modules/paylater-activity/attempt-state"
-import { SIGNALS } from "../../modules/paylater-activity/attempt-state"
+import type { AttemptKind, AttemptSignal } from "../../modules/paylater-ledger/attempt-state"
+import { SIGNALS } from "../../modules/paylater-ledger/attempt-state"
 
 /** What a payment method needs to start collecting one attempt. */
 export interface StartPaymentInput {
@@ -87,7 +87,7 @@ const PATH_PREFIX = "/paylater/return"
 const STOREFRONT_INPUTS = ["mobile_number", "email"] as const
 
 const MODULE_MISSING =
-  `PayLater records every payment before it is sent, and the plugin's paylater_activity module is not loaded: no copy of medusa-payment-paylater in this process has handed over its ledger (checked globalThis[Symbol.for("${LEDGER_PORT_SLOT}")], which the module fills when Medusa loads it). Add medusa-payment-paylater to \`plugins\` in medusa-config and run \`npx medusa db:migrate\`. Nothing was sent to PayLater.`
+  `PayLater records every payment before it is sent, and the plugin's paylater_ledger module is not loaded: no copy of medusa-payment-paylater in this process has handed over its ledger (checked globalThis[Symbol.for("${LEDGER_PORT_SLOT}")], which the module fills when Medusa loads it). Add medusa-payment-paylater to \`plugins\` in medusa-config and run \`npx medusa db:migrate\`. Nothing was sent to PayLater.`
 
 /**
  * Everything both PayLater methods share. A subclass only says how an attempt is started

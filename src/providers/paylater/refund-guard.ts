@@ -1,7 +1,7 @@
 import { MedusaError } from "@medusajs/framework/utils"
 import type { Logger } from "@medusajs/framework/types"
 import { isPayLaterError, logRef, type PayLaterApi, type PayLaterErrorCode } from "../../lib/paylater"
-import type { RefundLedgerPort } from "../../modules/paylater-activity/ledger-port"
+import type { RefundLedgerPort } from "../../modules/paylater-ledger/ledger-port"
 import { toMedusaError } from "./errors"
 import { addAmounts } from "./money"
 import type { PayLaterSessionData } from "./session-data"

@@ -1,11 +1,11 @@
 import { PaymentSessionStatus } from "@medusajs/framework/utils"
 import type { PaymentStatus } from "../../lib/paylater"
-import type { AttemptState } from "../../modules/paylater-activity/attempt-state"
+import type { AttemptState } from "../../modules/paylater-ledger/attempt-state"
 import type { PayLaterSessionData } from "./session-data"
 
 /**
  * PayLater's answer translated for Medusa; what it means for the attempt is decided in one place
- * (modules/paylater-activity/attempt-state.ts), and only repeated here.
+ * (modules/paylater-ledger/attempt-state.ts), and only repeated here.
  *
  * 2 success → `captured`: PayLater collects from the shopper and settles with the merchant; there is
  * no capture call, so Medusa records the capture itself when the payment is created.

@@ -3,8 +3,8 @@
  * (attempt-state.ts) on a fake clock, what the default budget does with a backlog: 10,000 open link
  * rows at once, then 50 new rows a minute, reconciliation every 2 minutes with the default options.
  */
-import { nextAskAt, nextState } from "../../modules/paylater-activity/attempt-state"
-import type { AttemptRecord } from "../../modules/paylater-activity/ledger-port"
+import { nextAskAt, nextState } from "../../modules/paylater-ledger/attempt-state"
+import type { AttemptRecord } from "../../modules/paylater-ledger/ledger-port"
 import { RECONCILE_DEFAULTS, readReconcileOptions } from "../../providers/paylater/reconcile-options"
 import { DEFAULT_RECONCILE_BUDGET_MS } from "../../workflows/paylater-reconcile/workflow"
 import { callPacer, callsPerRun, takeCallSlot } from "../call-budget"

@@ -7,8 +7,8 @@
  * "failed". The genuine payment must be found before its window ends, and no row may leave the
  * ledger without PayLater's word.
  */
-import { nextAskAt, nextState, type AttemptState } from "../../modules/paylater-activity/attempt-state"
-import type { AttemptRecord } from "../../modules/paylater-activity/ledger-port"
+import { nextAskAt, nextState, type AttemptState } from "../../modules/paylater-ledger/attempt-state"
+import type { AttemptRecord } from "../../modules/paylater-ledger/ledger-port"
 import { RECONCILE_DEFAULTS } from "../../providers/paylater/reconcile-options"
 import { selectBatch, type AttemptCandidate } from "../select"
 

@@ -1,5 +1,5 @@
-import type { AttemptRecord } from "../../modules/paylater-activity/ledger-port"
-import { nextAskAt } from "../../modules/paylater-activity/attempt-state"
+import type { AttemptRecord } from "../../modules/paylater-ledger/ledger-port"
+import { nextAskAt } from "../../modules/paylater-ledger/attempt-state"
 const TWO_HOURS = 2 * 3600_000
 import { readReconcileOptions } from "../../providers/paylater/reconcile-options"
 import { reconcileSchedule } from "../schedule"

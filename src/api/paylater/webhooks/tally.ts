@@ -1,7 +1,7 @@
 import type { MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { activityModuleOf } from "../../../modules/paylater-activity/resolve"
+import { ledgerModuleOf } from "../../../modules/paylater-ledger/resolve"
 
 /**
  * Counts the webhook route's answers (200 accepted, 403 refused with its reason, 5xx failed) for
@@ -53,7 +53,7 @@ async function flush(container: MedusaContainer): Promise<void> {
   timer = null
   const rows = [...pending.entries()]
   pending.clear()
-  const service = activityModuleOf(container)
+  const service = ledgerModuleOf(container)
   if (!service) return
   for (const [minute, row] of rows) {
     try {

@@ -4,7 +4,7 @@
  */
 import nock from "nock"
 import { PayLaterLinkProviderService } from "../services/link"
-import { provideLedger } from "../../../modules/paylater-activity/ledger-port"
+import { provideLedger } from "../../../modules/paylater-ledger/ledger-port"
 import { OPTIONS } from "./fake-api"
 import { MemoryRefundLedger } from "./memory-ledger"
 

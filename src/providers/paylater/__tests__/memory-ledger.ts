@@ -1,8 +1,8 @@
-import { decideRefund, staleAttempts, type StoredRefundAttempt } from "../../../modules/paylater-activity/refund-ledger"
-import type { BeginRefundInput, SettleRefundInput } from "../../../modules/paylater-activity/types"
+import { decideRefund, staleAttempts, type StoredRefundAttempt } from "../../../modules/paylater-ledger/refund-ledger"
+import type { BeginRefundInput, SettleRefundInput } from "../../../modules/paylater-ledger/types"
 import type { RefundLedger } from "../refund-guard"
-import { nextState, type AttemptEvent } from "../../../modules/paylater-activity/attempt-state"
-import type { AttemptRecord, LedgerPort, StatusReport, WriteAheadInput } from "../../../modules/paylater-activity/ledger-port"
+import { nextState, type AttemptEvent } from "../../../modules/paylater-ledger/attempt-state"
+import type { AttemptRecord, LedgerPort, StatusReport, WriteAheadInput } from "../../../modules/paylater-ledger/ledger-port"
 
 /**
  * The ledger's storage in memory, over the module's real rules (refund-ledger.ts for refunds,

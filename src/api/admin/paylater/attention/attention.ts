@@ -1,19 +1,19 @@
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { refundPaymentWorkflow } from "@medusajs/medusa/core-flows"
-import { activityModuleOf } from "../../../../modules/paylater-activity/resolve"
-import type { PayLaterActivityModuleService } from "../../../../modules/paylater-activity/service"
-import { ATTENTION_RESOLUTIONS, type AttentionRecord } from "../../../../modules/paylater-activity/types"
+import { ledgerModuleOf } from "../../../../modules/paylater-ledger/resolve"
+import type { PayLaterLedgerModuleService } from "../../../../modules/paylater-ledger/service"
+import { ATTENTION_RESOLUTIONS, type AttentionRecord } from "../../../../modules/paylater-ledger/types"
 import { recordedPaymentOf } from "../../../../paid-without-order/listing"
 import { BOOKING_METADATA_KEY } from "../../../../providers/paylater/refund-guard"
 
-/** The activity module, or a clear 500 when the app runs without it. */
-export function activityModule(container: MedusaContainer): PayLaterActivityModuleService {
-  const service = activityModuleOf(container)
+/** The plugin's module, or a clear 500 when the app runs without it. */
+export function requireLedgerModule(container: MedusaContainer): PayLaterLedgerModuleService {
+  const service = ledgerModuleOf(container)
   if (!service) {
     throw new MedusaError(
       MedusaError.Types.UNEXPECTED_STATE,
-      "The PayLater plugin's paylater_activity module is not loaded: add the plugin to `plugins` in medusa-config and run db:migrate."
+      "The PayLater plugin's paylater_ledger module is not loaded: add the plugin to `plugins` in medusa-config and run db:migrate."
     )
   }
   return service
@@ -35,7 +35,7 @@ export async function loadAttention(container: MedusaContainer, item: AttentionR
 }
 
 export async function listAttention(container: MedusaContainer, status: "open" | "resolved" | "all"): Promise<AttentionView[]> {
-  const items = (await activityModule(container).listPayLaterAttentions(status === "all" ? {} : { status }, {
+  const items = (await requireLedgerModule(container).listPayLaterAttentions(status === "all" ? {} : { status }, {
     order: { created_at: "DESC" },
     take: 200,
   })) as unknown as AttentionRecord[]
@@ -97,7 +97,7 @@ export function canRefund(item: AttentionRecord): boolean {
 }
 
 export async function attentionItem(container: MedusaContainer, id: string): Promise<AttentionRecord> {
-  const [item] = (await activityModule(container).listPayLaterAttentions({ id }, { take: 1 })) as unknown as AttentionRecord[]
+  const [item] = (await requireLedgerModule(container).listPayLaterAttentions({ id }, { take: 1 })) as unknown as AttentionRecord[]
   if (!item) {
     throw new MedusaError(MedusaError.Types.NOT_FOUND, `PayLater attention item ${id} was not found`)
   }
@@ -133,11 +133,11 @@ export async function bookConfirmedRefund(
       metadata: { [BOOKING_METADATA_KEY]: attemptId },
     }
     // The provider's refund call then books this attempt instead of sending it (refund-guard.ts).
-    await activityModule(container).requestBooking(attemptId)
+    await requireLedgerModule(container).requestBooking(attemptId)
     await refundPaymentWorkflow(container).run({ input })
     return { booked: true, booking_error: null }
   } catch (error) {
-    await activityModule(container).withdrawBooking(attemptId).catch(() => undefined)
+    await requireLedgerModule(container).withdrawBooking(attemptId).catch(() => undefined)
     return { booked: false, booking_error: (error as Error)?.message ?? String(error) }
   }
 }

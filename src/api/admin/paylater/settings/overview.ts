@@ -2,7 +2,7 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { parseExpression } from "cron-parser"
 import { readRegistrations, type PayLaterRegistration } from "../../../../medusa-records/registrations"
 import { reconcileSchedule } from "../../../../reconciliation/schedule"
-import { activityModule } from "../attention/attention"
+import { requireLedgerModule } from "../attention/attention"
 
 const DAY_MS = 24 * 60 * 60 * 1000
 
@@ -37,14 +37,14 @@ function nextRunAt(cron: string, now: Date): string | null {
 
 /** Everything Settings → PayLater shows above the list of payments needing a person. */
 export async function payLaterOverview(container: MedusaContainer, now = new Date()) {
-  const activity = activityModule(container)
+  const ledger = requireLedgerModule(container)
   const registrations = await readRegistrations(container)
   const schedule = reconcileSchedule()
-  const [lastRun] = await activity.listPayLaterReconcileRuns({}, { order: { started_at: "DESC" }, take: 1 })
-  const [, openCount] = await activity.listAndCountPayLaterAttentions({ status: "open" }, { select: ["id"], take: 1 })
+  const [lastRun] = await ledger.listPayLaterReconcileRuns({}, { order: { started_at: "DESC" }, take: 1 })
+  const [, openCount] = await ledger.listAndCountPayLaterAttentions({ status: "open" }, { select: ["id"], take: 1 })
   return {
     registrations: registrations.map(describeRegistration),
-    webhooks: { since: new Date(now.getTime() - DAY_MS).toISOString(), ...(await activity.webhookSummary(new Date(now.getTime() - DAY_MS))) },
+    webhooks: { since: new Date(now.getTime() - DAY_MS).toISOString(), ...(await ledger.webhookSummary(new Date(now.getTime() - DAY_MS))) },
     reconciliation: {
       schedule: schedule.disabled ? "off" : schedule.cron,
       next_run_at: schedule.disabled ? null : nextRunAt(schedule.cron, now),

@@ -3,7 +3,7 @@ import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/frame
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { refundPaymentWorkflow } from "@medusajs/medusa/core-flows"
 import { sendRefund } from "../../../../../../paid-without-order/auto-refund"
-import { activityModule, attentionItem, canRefund, loadAttention } from "../../attention"
+import { requireLedgerModule, attentionItem, canRefund, loadAttention } from "../../attention"
 
 /** The order the payment's collection belongs to, if any. */
 async function orderOfPayment(container: MedusaContainer, paymentId: string): Promise<string | null> {
@@ -48,14 +48,14 @@ export async function POST(req: AuthenticatedMedusaRequest<{ amount?: unknown }>
   const input = { payment_id: item.payment_id as string, amount: amount as string | undefined, created_by: actorId }
   if (!item.payment_id) {
     // No Medusa payment holds this money: straight to PayLater, under the refund guard.
-    await sendRefund(req.scope, activityModule(req.scope), item, amount as string | undefined)
+    await sendRefund(req.scope, requireLedgerModule(req.scope), item, amount as string | undefined)
   } else if (await orderOfPayment(req.scope, input.payment_id)) {
     await refundPaymentWorkflow(req.scope).run({ input })
   } else {
     // Paid without an order: Medusa's refund workflow needs an order, the payment module does not.
     await req.scope.resolve(Modules.PAYMENT).refundPayment({ ...input, note: "PayLater: paid without an order, refunded from Settings → PayLater" })
   }
-  const resolved = await activityModule(req.scope).resolveAttention(item.id, {
+  const resolved = await requireLedgerModule(req.scope).resolveAttention(item.id, {
     resolution: "refunded",
     note: `Refunded ${amount ? `${amount} QAR` : "in full"} from Settings → PayLater`,
     actor_id: actorId ?? null,

@@ -1,6 +1,6 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { MedusaError } from "@medusajs/framework/utils"
-import { activityModule, attentionItem, bookConfirmedRefund, loadAttention } from "../../attention"
+import { requireLedgerModule, attentionItem, bookConfirmedRefund, loadAttention } from "../../attention"
 
 interface ResolveBody {
   resolution?: unknown
@@ -23,7 +23,7 @@ export async function POST(req: AuthenticatedMedusaRequest<ResolveBody>, res: Me
   }
   const actorId = req.auth_context?.actor_id ?? null
   const before = await attentionItem(req.scope, req.params.id)
-  const resolved = await activityModule(req.scope).resolveAttention(req.params.id, {
+  const resolved = await requireLedgerModule(req.scope).resolveAttention(req.params.id, {
     resolution: body.resolution,
     note: (body.note as string | undefined) ?? null,
     actor_id: actorId,

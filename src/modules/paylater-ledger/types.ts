@@ -1,4 +1,4 @@
-/** What the activity module stores. Derived facts (link created, captured, refunded) are not kinds. */
+/** What the activity history stores. Derived facts (link created, captured, refunded) are not kinds. */
 export const PAYLATER_EVENT_KINDS = ["shopper_returned", "webhook_verified", "status_checked"] as const
 export type PayLaterEventKind = (typeof PAYLATER_EVENT_KINDS)[number]
 

@@ -1,6 +1,6 @@
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { activityModuleOf } from "./resolve"
+import { ledgerModuleOf } from "./resolve"
 
 /** Runs kept for Settings → PayLater ("last reconciliation run"); older ones are deleted. */
 const KEEP_RUNS = 50
@@ -21,7 +21,7 @@ export async function recordReconcileRun(
   outcome: { result: ReconcileRunSummary } | { error: unknown }
 ): Promise<void> {
   try {
-    const service = activityModuleOf(container)
+    const service = ledgerModuleOf(container)
     if (!service) return
     const result = "result" in outcome ? outcome.result : null
     const outcomes = (result?.results ?? []).reduce<Record<string, number>>((acc, r) => {

@@ -1,0 +1,90 @@
+import { holdsOrderMoney, viewOf, type AttemptKind } from "../modules/paylater-ledger/attempt-state"
+import type { AttemptRecord } from "../modules/paylater-ledger/ledger-port"
+import { toAmountText } from "../providers/paylater/money"
+
+/**
+ * The order card's list of PayLater attempts, from the ledger: the attempt whose money the order
+ * holds first (the one to look at for refunds), then every other attempt of the order's payment
+ * collections, newest first, each with what became of it. Pure: rows in, `now` passed in.
+ */
+
+export type LedgerRow = Pick<
+  AttemptRecord,
+  | "paylater_order_id"
+  | "kind"
+  | "session_id"
+  | "state"
+  | "order_id"
+  | "payment_id"
+  | "amount"
+  | "raw_amount"
+  | "currency_code"
+  | "expires_at"
+  | "paylater_ref"
+  | "superseded_by"
+  | "created_at"
+>
+
+export type AttemptOutcome =
+  /** Paid, and recorded as this order's payment (`holdsOrderMoney`). */
+  | "holds_order_money"
+  /** Paid, but not recorded as this order's payment: another order's, or paid without an order. */
+  | "paid_elsewhere"
+  | "waiting"
+  | "declined"
+  | "expired"
+  /** PayLater refused to create it: nothing could be paid. */
+  | "not_started"
+
+export interface OrderAttempt {
+  paylater_order_id: string
+  kind: AttemptKind
+  session_id: string
+  outcome: AttemptOutcome
+  amount: string
+  currency_code: string
+  created_at: string | null
+  /** PayLater's own reference, once it reported the payment. */
+  reference: string | null
+  /** The order that holds this attempt's money, when one does (possibly not this one). */
+  order_id: string | null
+  /** The attempt that replaced it, if any. */
+  superseded_by: string | null
+}
+
+function outcomeOf(row: LedgerRow, orderId: string, now: Date): AttemptOutcome {
+  if (holdsOrderMoney(row) && row.order_id === orderId) return "holds_order_money"
+  if (row.state === "paid") return "paid_elsewhere"
+  if (row.state === "never_started") return "not_started"
+  // The screens' rule: an open attempt past its expiry (plus grace) is shown as expired.
+  const view = viewOf({ state: row.state, expires_at: row.expires_at, order_id: null }, now)
+  return view.status === "declined" || view.status === "expired" ? view.status : "waiting"
+}
+
+const time = (at: string | Date | null | undefined): number => {
+  const t = at ? new Date(at).getTime() : NaN
+  return Number.isNaN(t) ? 0 : t
+}
+
+export function orderAttempts(rows: LedgerRow[], orderId: string, now: Date): OrderAttempt[] {
+  return rows
+    .map((row) => ({ row, outcome: outcomeOf(row, orderId, now) }))
+    .sort((a, b) => {
+      const owner = Number(b.outcome === "holds_order_money") - Number(a.outcome === "holds_order_money")
+      if (owner !== 0) return owner
+      const newer = time(b.row.created_at) - time(a.row.created_at)
+      return newer !== 0 ? newer : b.row.paylater_order_id.localeCompare(a.row.paylater_order_id)
+    })
+    .map(({ row, outcome }) => ({
+      paylater_order_id: row.paylater_order_id,
+      kind: row.kind,
+      session_id: row.session_id,
+      outcome,
+      amount: toAmountText(row.raw_amount ?? row.amount),
+      currency_code: row.currency_code,
+      created_at: row.created_at ? new Date(row.created_at).toISOString() : null,
+      reference: row.paylater_ref ?? null,
+      order_id: row.order_id ?? null,
+      superseded_by: row.superseded_by ?? null,
+    }))
+}
