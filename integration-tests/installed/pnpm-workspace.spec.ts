@@ -112,7 +112,9 @@ describe(`as installed in a pnpm workspace shaped like Medusa's DTC starter (Med
   async function readyCart(): Promise<Json> {
     const { cart } = await sdk.store.cart.create({
       region_id: seeded.regionId,
-      email: "shopper@starter-shaped.qa",
+      // The sandbox's published test shopper: a Request to Pay goes out only when PayLater's look-up
+      // matches the number with the cart's own email (docs/security.md).
+      email: "shopper1@sandbox.paylater.test",
       items: [{ variant_id: seeded.variants.standard.id, quantity: 1 }],
     })
     await sdk.store.cart.update(cart.id, { shipping_address: QA_ADDRESS, billing_address: QA_ADDRESS })

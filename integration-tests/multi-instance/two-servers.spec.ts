@@ -18,6 +18,8 @@
  */
 import fs from "node:fs"
 import axios from "axios"
+import { Client } from "pg"
+import { PAYLATER_PROVIDER_ID } from "../helpers/seed"
 import { Queue } from "bullmq"
 import type Redis from "ioredis"
 import { signWebhook } from "../../src/lib/paylater"
@@ -262,6 +264,84 @@ describe("PayLater on two Medusa instances sharing one database", () => {
     // The forged one was refused for its signature, and nothing was misread as malformed.
     expect(refusals.some((line) => /Invalid signature/.test(line))).toBe(true)
     expect(refusals.filter((line) => !/Invalid signature/.test(line))).toEqual([])
+  }))
+
+  // Issue 23: a double submit. The storefront posts a new PayLater session for one cart twice at the
+  // same moment, once to each server, after its first one; every link it was ever given is paid (an
+  // old tab is still payable at PayLater), and each notification reaches both servers at once.
+  it("double submit across the two instances: one order with one capture; every other paid attempt is listed as paid without an order, never the order's", tracked(async () => {
+    const c = cluster!
+    const s = sandbox!
+    s.reset()
+    s.clearFaults()
+    s.setWebhookUrl(null)
+    const servers = await c.startPair({
+      label: "double-submit",
+      env: { REDIS_URL, MEDUSA_REDIS_PREFIX: REDIS_PREFIX, PAYLATER_START_LIMIT_PER_CLIENT: "1000" },
+      backendIs: "A",
+      sandboxUrl: s.url,
+    })
+    pair = servers
+    const db = async (text: string, values: unknown[]) => {
+      const client = new Client({ connectionString: c.databaseUrl })
+      await client.connect()
+      try {
+        return (await client.query(text, values)).rows
+      } finally {
+        await client.end()
+      }
+    }
+    let outcome: { orders: number; captures: number; paid: string[]; owners: string[]; listed: string[] }
+    try {
+      const stores = storesFor({ a: servers.a.url, b: servers.b.url }, c.seed.publishableKey)
+      const [checkout] = await prepareCheckouts(stores, c.seed, 1)
+      const [{ payment_collection_id: collectionId }] = await db(`select payment_collection_id from payment_session where id = $1`, [checkout.sessionId])
+      const posts = await Promise.all([
+        stores.A.createPaymentSession(collectionId, PAYLATER_PROVIDER_ID),
+        stores.B.createPaymentSession(collectionId, PAYLATER_PROVIDER_ID),
+      ])
+      expect(posts.map((p) => p.status)).toEqual([200, 200])
+      const sessions = (await db(`select id from payment_session where payment_collection_id = $1`, [collectionId])).map((r) => r.id as string)
+      const live = await db(`select id from payment_session where payment_collection_id = $1 and deleted_at is null`, [collectionId])
+      log(`double submit: ${sessions.length} sessions created for the cart, ${live.length} left live`)
+      for (const id of sessions) await s.approveLink(id)
+      const { merchantId, webhookSecret } = s.options
+      const notify = (url: string, orderId: string) =>
+        axios.post(`${url}/paylater/webhooks`, signWebhook({ merchantId, orderId, status: "success", timestamp: Date.now() }, webhookSecret), {
+          validateStatus: () => true,
+        })
+      const answers = await Promise.all(sessions.flatMap((id) => [notify(servers.a.url, id), notify(servers.b.url, id)]))
+      expect(answers.map((a) => a.status)).toEqual(answers.map(() => 200))
+
+      const read = async () => {
+        const orders = await db(`select order_id from order_cart where cart_id = $1 and deleted_at is null`, [checkout.cartId])
+        const captures = await db(
+          `select c.id from capture c join payment p on p.id = c.payment_id where p.payment_collection_id = $1 and c.deleted_at is null and p.canceled_at is null`,
+          [collectionId]
+        )
+        const attempts = await db(`select paylater_order_id, state, order_id, payment_id from paylater_attempt where session_id = any($1)`, [sessions])
+        const paid = attempts.filter((a) => a.state === "paid").map((a) => a.paylater_order_id as string)
+        const owners = attempts.filter((a) => a.state === "paid" && a.order_id && a.payment_id).map((a) => a.paylater_order_id as string)
+        const listed = (
+          await db(`select paylater_order_id from paylater_attention where kind = 'paid_without_order' and paylater_order_id = any($1) and deleted_at is null`, [paid])
+        ).map((r) => r.paylater_order_id as string)
+        return { orders: orders.length, captures: captures.length, paid, owners, listed }
+      }
+      const deadline = Date.now() + 120_000
+      outcome = await read()
+      while (Date.now() < deadline && !(outcome.orders === 1 && outcome.paid.length === sessions.length && outcome.owners.length === 1 && outcome.listed.length === sessions.length - 1)) {
+        await new Promise((r) => setTimeout(r, 1000))
+        outcome = await read()
+      }
+    } finally {
+      await servers.stop()
+      pair = undefined
+    }
+    log(`double submit: ${JSON.stringify(outcome)}`)
+    expect({ orders: outcome.orders, captures: outcome.captures, owners: outcome.owners.length }).toEqual({ orders: 1, captures: 1, owners: 1 })
+    // Every link was paid at PayLater; the one the order holds is never listed, every other one is.
+    expect(outcome.paid.length).toBeGreaterThanOrEqual(2)
+    expect(outcome.listed.sort()).toEqual(outcome.paid.filter((id) => id !== outcome.owners[0]).sort())
   }))
 
   it("control: the same race on two servers WITHOUT Redis (in-memory modules) is reported, not asserted", tracked(async () => {
