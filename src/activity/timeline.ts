@@ -1,3 +1,5 @@
+import { toAmountText } from "../providers/paylater/money"
+import { holdsOrderMoney } from "../modules/paylater-ledger/attempt-state"
 import type { PayLaterEventRecord } from "../modules/paylater-ledger/types"
 import type { PayLaterSessionData } from "../providers/paylater/session-data"
 import type { AttemptRecord } from "../modules/paylater-ledger/ledger-port"
@@ -140,11 +142,16 @@ function methodOf(providerId: string): PayLaterMethod {
   return RTP_PROVIDER.test(providerId) ? "request_to_pay" : "payment_link"
 }
 
-/** The session the summary describes: the one that was paid, else the newest. */
-function currentSession(sessions: ActivitySession[], payments: ActivityPayment[]): ActivitySession | null {
-  const paid = new Set(payments.filter((p) => !p.canceled_at && p.session_id).map((p) => p.session_id))
-  const byAge = [...sessions].sort((a, b) => new Date(b.created_at).getTime() - new Date(a.created_at).getTime())
-  return byAge.find((s) => paid.has(s.id)) ?? byAge[0] ?? null
+/**
+ * The session the summary describes: the one whose attempt the ledger records as holding the
+ * order's money; failing that (an order no settlement has seen yet) the one Medusa holds a payment
+ * of; else the newest.
+ */
+function currentSession(facts: ActivityFacts): ActivitySession | null {
+  const owner = facts.ledger.find((row) => holdsOrderMoney(row) && row.order_id === facts.order_id)
+  const paid = new Set(facts.payments.filter((p) => !p.canceled_at && p.session_id).map((p) => p.session_id))
+  const byAge = [...facts.sessions].sort((a, b) => new Date(b.created_at).getTime() - new Date(a.created_at).getTime())
+  return (owner && byAge.find((s) => s.id === owner.session_id)) ?? byAge.find((s) => paid.has(s.id)) ?? byAge[0] ?? null
 }
 
 /** The earliest moment this store knew of the payment: never before PayLater's own payment time. */
@@ -174,15 +181,20 @@ function summarize(facts: ActivityFacts, session: ActivitySession, now: Date): A
     state = cents(refunded) === 0 ? "paid" : cents(refunded) >= cents(captured) ? "refunded" : "partially_refunded"
   }
   const paidAt = payment && cents(captured) > 0 ? paidAtOf(payment, facts.events, session.id) : null
+  // What PayLater was asked and answered is the ledger's to say; the session's data only fills in
+  // what the ledger does not keep (the masked number, PayLater's wording of a failure).
+  const row =
+    facts.ledger.find((r) => r.session_id === session.id && holdsOrderMoney(r) && r.order_id === facts.order_id) ??
+    facts.ledger.find((r) => r.session_id === session.id && !r.superseded_by)
   return {
     session_id: session.id,
-    paylater_order_id: data.paylater_order_id ?? null,
-    reference: data.paylater_ref ?? null,
+    paylater_order_id: row?.paylater_order_id ?? data.paylater_order_id ?? null,
+    reference: row?.paylater_ref ?? data.paylater_ref ?? null,
     method: methodOf(session.provider_id),
     state,
-    amount: data.amount ?? session.amount,
+    amount: row ? toAmountText(row.raw_amount ?? row.amount) : (data.amount ?? session.amount),
     currency_code: session.currency_code,
-    expires_at: data.expires_at ?? null,
+    expires_at: row?.expires_at ? new Date(row.expires_at).toISOString() : (data.expires_at ?? null),
     mobile_number_masked: data.mobile_number_masked ?? null,
     captured_amount: captured,
     refunded_amount: refunded,
@@ -279,7 +291,7 @@ function eventEntry(event: PayLaterEventRecord): ActivityEntry {
 }
 
 export function buildOrderActivity(facts: ActivityFacts, now: Date): OrderActivity {
-  const current = currentSession(facts.sessions, facts.payments)
+  const current = currentSession(facts)
   const history = [
     ...facts.sessions.flatMap((s) => sessionEntries(facts, s, now)),
     ...facts.events.map(eventEntry),

@@ -89,6 +89,43 @@ describe("buildOrderActivity", () => {
     expect(activity.history[4]).toMatchObject({ title: "Refunded 100.50 QAR", tone: "blue" })
   })
 
+  it("summarises the attempt the ledger records as holding the order's money, not the newest paid session (paid twice)", () => {
+    const owner = session({ id: "payses_owner", created_at: t(0), data: { paylater_order_id: "payses_owner" } })
+    const extra = session({ id: "payses_extra", created_at: t(300), data: { paylater_order_id: "payses_extra", paylater_ref: "PL-EXTRA" } })
+    const row = (id: string, over: Record<string, unknown>) => ({
+      paylater_order_id: id,
+      kind: "link" as const,
+      session_id: id,
+      state: "paid" as const,
+      order_id: null,
+      payment_id: null,
+      amount: "360.00",
+      raw_amount: null,
+      currency_code: "QAR",
+      expires_at: t(3600),
+      paylater_ref: null,
+      superseded_by: null,
+      created_at: t(0),
+      ...over,
+    })
+    const activity = buildOrderActivity(
+      facts({
+        sessions: [owner, extra],
+        payments: [payment({ id: "pay_owner", session_id: "payses_owner" }), payment({ id: "pay_extra", session_id: "payses_extra" })],
+        ledger: [
+          row("payses_extra", { created_at: t(300), paylater_ref: "PL-EXTRA" }),
+          row("payses_owner", { order_id: "order_1", payment_id: "pay_owner", paylater_ref: "PL-OWNER" }),
+        ],
+      }),
+      new Date(T0 + 5 * 60_000)
+    )
+    expect(activity.paylater).toMatchObject({ session_id: "payses_owner", paylater_order_id: "payses_owner", reference: "PL-OWNER" })
+    expect(activity.attempts.map((a) => [a.paylater_order_id, a.outcome])).toEqual([
+      ["payses_owner", "holds_order_money"],
+      ["payses_extra", "paid_elsewhere"],
+    ])
+  })
+
   it("summarises the paid session: reference, method, state, refund window from the earliest proof of payment", () => {
     const activity = buildOrderActivity(
       facts({ events: [event({ kind: "shopper_returned", status: "success", occurred_at: t(61) })] }),
