@@ -1,6 +1,7 @@
 import { defineMiddlewares } from "@medusajs/framework/http"
 import { refuseAlreadyPlaced } from "./store/paylater/already-placed"
 import { guardPayLaterStart } from "./store/paylater/start-guard"
+import { oneStartAtATime } from "./store/paylater/one-start-at-a-time"
 
 export default defineMiddlewares({
   routes: [
@@ -12,13 +13,13 @@ export default defineMiddlewares({
       bodyParser: false,
     },
     {
-      // A placed order takes no new PayLater payment (already-placed.ts, first: a refused start
-      // spends no budget). Each PayLater session pushes to a phone or creates a link at PayLater:
+      // One PayLater start per collection at a time (one-start-at-a-time.ts). A placed order takes
+      // no new PayLater payment (already-placed.ts, before the budgets: a refused start spends none). Each PayLater session pushes to a phone or creates a link at PayLater:
       // budgets, the shopper look-up with the cart's own email, and the facts the provider needs
       // (start-guard.ts).
       matcher: "/store/payment-collections/:id/payment-sessions",
       method: ["POST"],
-      middlewares: [refuseAlreadyPlaced, guardPayLaterStart],
+      middlewares: [oneStartAtATime, refuseAlreadyPlaced, guardPayLaterStart],
     },
   ],
 })
