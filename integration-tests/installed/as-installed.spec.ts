@@ -36,6 +36,7 @@ import {
 } from "./fresh-store"
 import { envLines, readmeSnippet } from "./readme-snippets"
 import { createDatabase, dropDatabase, writeSeedScript } from "./store-database"
+import { readyCart as readyCartOf } from "./ready-cart"
 
 const { launchOptions } = require("../../scripts/lib/chromium") as {
   launchOptions(): { executablePath: string; args: string[] }
@@ -46,15 +47,6 @@ jest.setTimeout(15 * 60_000)
 const README = path.join(REPO_ROOT, "README.md")
 const SHOTS_ROOT = path.join(REPO_ROOT, "test-results", "as-installed")
 const ADMIN = { email: "owner@fresh-store.qa", password: "fresh-store-password" }
-const QA_ADDRESS = {
-  first_name: "Noor",
-  last_name: "Al-Kuwari",
-  address_1: "Building 12, Street 840, Zone 66",
-  city: "Doha",
-  country_code: "qa",
-  phone: "+97451118021",
-}
-
 type Json = Record<string, any>
 
 // One tarball for every store: built and packed by the first store that needs it.
@@ -91,19 +83,11 @@ describe.each(medusaVersionsUnderTest())("as installed: the npm package in a fre
     return json
   }
 
-  /** A cart ready to pay: the 350 QAR item, a Doha address, the store's delivery (10 QAR). */
+  /** A cart ready to pay (ready-cart.ts), its total checked. */
   async function readyCart(): Promise<Json> {
-    const { cart } = await sdk.store.cart.create({
-      region_id: seeded.regionId,
-      // The sandbox shopper of 5111 8021: a Request to Pay goes only to a number matched with the cart's email.
-      email: "shopper1@sandbox.paylater.test",
-      items: [{ variant_id: seeded.variants.standard.id, quantity: 1 }],
-    })
-    await sdk.store.cart.update(cart.id, { shipping_address: QA_ADDRESS, billing_address: QA_ADDRESS })
-    const { shipping_options } = await sdk.store.fulfillment.listCartOptions({ cart_id: cart.id })
-    const { cart: withShipping } = await sdk.store.cart.addShippingMethod(cart.id, { option_id: shipping_options[0].id })
-    expect(Number(withShipping.total)).toBe(360)
-    return withShipping
+    const cart = await readyCartOf(sdk, seeded)
+    expect(Number(cart.total)).toBe(360)
+    return cart
   }
 
   async function orderPayments(orderId: string): Promise<Json> {

@@ -24,6 +24,7 @@ import { buildAndPack, freePort, REPO_ROOT, type Running, type StepTiming } from
 import { createWorkspace, peerIssuesByProject, STARTER_MEDUSA, type Workspace } from "./pnpm-workspace"
 import { envLines, readmeSnippet } from "./readme-snippets"
 import { createDatabase, dropDatabase, writeSeedScript } from "./store-database"
+import { readyCart as readyCartOf } from "./ready-cart"
 
 jest.setTimeout(20 * 60_000)
 
@@ -34,15 +35,6 @@ const GUIDE = path.join(REPO_ROOT, "docs", "storefront-dtc-starter.md")
 const KIT_DIR = path.join(REPO_ROOT, "packages", "storefront-kit")
 const PROVIDER_RESOLVE = `resolve: "medusa-payment-paylater/providers/paylater"`
 const ADMIN = { email: "owner@starter-shaped.qa", password: "starter-shaped-password" }
-const QA_ADDRESS = {
-  first_name: "Noor",
-  last_name: "Al-Kuwari",
-  address_1: "Building 12, Street 840, Zone 66",
-  city: "Doha",
-  country_code: "qa",
-  phone: "+97451118021",
-}
-
 /** The README's medusa-config.ts with the admin off (see the file comment) and the provider from `providerResolve`. */
 function medusaConfig(providerResolve?: string): string {
   let config = readmeSnippet(README, "medusa-config.ts")
@@ -108,20 +100,7 @@ describe(`as installed in a pnpm workspace shaped like Medusa's DTC starter (Med
     return ((await res.json()) as Json).order
   }
 
-  /** A cart ready to pay: the 350 QAR item, a Doha address, the store's delivery (10 QAR). */
-  async function readyCart(): Promise<Json> {
-    const { cart } = await sdk.store.cart.create({
-      region_id: seeded.regionId,
-      // The sandbox's published test shopper: a Request to Pay goes out only when PayLater's look-up
-      // matches the number with the cart's own email (docs/security.md).
-      email: "shopper1@sandbox.paylater.test",
-      items: [{ variant_id: seeded.variants.standard.id, quantity: 1 }],
-    })
-    await sdk.store.cart.update(cart.id, { shipping_address: QA_ADDRESS, billing_address: QA_ADDRESS })
-    const { shipping_options } = await sdk.store.fulfillment.listCartOptions({ cart_id: cart.id })
-    const { cart: withShipping } = await sdk.store.cart.addShippingMethod(cart.id, { option_id: shipping_options[0].id })
-    return withShipping
-  }
+  const readyCart = () => readyCartOf(sdk, seeded)
 
   async function expectOneCapturedOrder(orderId: string, providerId: string): Promise<void> {
     const order = await orderPayments(orderId)

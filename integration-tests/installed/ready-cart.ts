@@ -1,0 +1,30 @@
+/**
+ * The shopper's cart both as-installed tests pay for, built through the storefront's own SDK the way
+ * a storefront does: the 350 QAR item, a Doha address, the store's delivery (10 QAR).
+ */
+import type Medusa from "@medusajs/js-sdk"
+
+type Json = Record<string, any>
+
+export const QA_ADDRESS = {
+  first_name: "Noor",
+  last_name: "Al-Kuwari",
+  address_1: "Building 12, Street 840, Zone 66",
+  city: "Doha",
+  country_code: "qa",
+  phone: "+97451118021",
+}
+
+export async function readyCart(sdk: Medusa, seeded: Json): Promise<Json> {
+  const { cart } = await sdk.store.cart.create({
+    region_id: seeded.regionId,
+    // The sandbox's published test shopper of 5111 8021: a Request to Pay goes out only when
+    // PayLater's look-up matches the number with the cart's own email (docs/security.md).
+    email: "shopper1@sandbox.paylater.test",
+    items: [{ variant_id: seeded.variants.standard.id, quantity: 1 }],
+  })
+  await sdk.store.cart.update(cart.id, { shipping_address: QA_ADDRESS, billing_address: QA_ADDRESS })
+  const { shipping_options } = await sdk.store.fulfillment.listCartOptions({ cart_id: cart.id })
+  const { cart: withShipping } = await sdk.store.cart.addShippingMethod(cart.id, { option_id: shipping_options[0].id })
+  return withShipping
+}
