@@ -136,8 +136,9 @@ async function settledWithoutAsking(
     return { outcome: "paid", order_id: session.order_id, session, asked: false, changed: false }
   }
   const row = session.attempt
-  if (row?.state === "paid") {
+  if (row?.state === "paid" && input.reported !== "pending" && input.reported !== "failed") {
     // PayLater said paid (the provider recorded it) but Medusa has not recorded the payment yet.
+    // (A notification's pending/failed is taken at its word; reconciliation heals this row.)
     return null
   }
   if (row ? askPayLaterNow(row, { signal: input.signal, reported: input.reported }, new Date()) : input.reported === "success") {
@@ -183,7 +184,8 @@ async function askAndApply(
     if (!authorized && current.session_gone && current.attempt) {
       // Deleted while this settlement waited for the cart lock: another session of the cart (a
       // double submit) was paid first. This attempt is settled from its row and, if paid, listed.
-      return settleDetachedAttempt(container, current.attempt, input)
+      // The interval's status slot is already this settlement's: the row's question goes unthrottled.
+      return settleDetachedAttempt(container, current.attempt, { ...input, throttle_seconds: undefined })
     }
     if (!authorized) {
       // The provider recorded PayLater's answer in the ledger even though Medusa refused to authorize.
@@ -239,7 +241,12 @@ export async function settlePayLaterSession(container: MedusaContainer, input: S
   }
   if (result.outcome === "already_placed") {
     if (input.reported === "success") await announce(container, input, { outcome: "paid", order_id: result.order_id })
-  } else if ((result.outcome === "paid" || result.outcome === "paid_without_order") && (result.asked || input.reported === "success")) {
+  } else if (
+    (result.outcome === "paid" || result.outcome === "paid_without_order") &&
+    // PayLater's word processed here: asked now, a verified success, or Medusa recorded it here
+    // (authorized by its own completion just before our lock, without asking PayLater again).
+    (result.asked || result.changed || input.reported === "success")
+  ) {
     await announce(container, input, { outcome: result.outcome, order_id: result.outcome === "paid" ? result.order_id : null })
   }
   return result

@@ -227,26 +227,41 @@ export interface AskingSignal {
 }
 
 /**
+ * How long after its expiry a public signal (a shopper's return, a waiting screen's poll) may still
+ * make PayLater be asked about an open row: a payment approved in the link's last second is found
+ * when the shopper comes back late, yet a session id cannot buy status calls forever. Past it, only
+ * reconciliation's schedule and an admin ask (and a verified `success` is always confirmed).
+ */
+export const PUBLIC_ASKING_AFTER_EXPIRY_MS: Record<"return" | "poll", number> = {
+  return: 2 * 3600_000,
+  poll: EXPIRY_GRACE_MS,
+}
+
+/**
  * The one rule for whether a signal asks PayLater about a row now (return, webhook, poll, admin
  * check, reconciliation, detached rows alike):
- * - paid is final: nothing to ask (what is left is Medusa's side: recording it, placing the order);
  * - a notification's `pending` or `failed` is taken at its word: never asked, never moves a row back;
+ * - paid is final: nothing to ask (what is left is Medusa's side: recording it, placing the order);
  * - a notification's `success` is always confirmed with PayLater, even for a row PayLater ended
  *   (a later paid wins: the money moved);
  * - an open row (not ended by PayLater's word) is asked, past its expiry too: only PayLater's answer
  *   closes a row (the final status call). Reconciliation asks at the row's own next-ask time (fair
- *   scheduling); a shopper or an admin looking now is asked at once (the per-session status slot
- *   bounds how often).
+ *   scheduling); an admin at once; the public signals (return, poll) at once until their bound after
+ *   the expiry (PUBLIC_ASKING_AFTER_EXPIRY_MS), each also throttled per session by the status slot.
  * A row PayLater ended (declined, expired, never started) is not asked again without a `success`.
  */
 export function askPayLaterNow(
-  row: { state: AttemptState; next_ask_at?: Date | string | null; created_at?: Date | string | null },
+  row: { state: AttemptState; expires_at?: Date | string | null; next_ask_at?: Date | string | null; created_at?: Date | string | null },
   ask: AskingSignal,
   now: Date
 ): boolean {
-  if (row.state === "paid") return false
   if (ask.reported === "pending" || ask.reported === "failed") return false
+  if (row.state === "paid") return false
   if (ask.reported === "success") return true
   if (row.state !== "open" && row.state !== "starting") return false
-  return ask.signal === "reconciliation" ? askDueAt(row) <= now.getTime() : true
+  if (ask.signal === "reconciliation") return askDueAt(row) <= now.getTime()
+  if (ask.signal === "return" || ask.signal === "poll") {
+    return !pastExpiry({ expires_at: row.expires_at ?? null }, now, PUBLIC_ASKING_AFTER_EXPIRY_MS[ask.signal])
+  }
+  return true
 }

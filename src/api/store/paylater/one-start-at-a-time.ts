@@ -8,6 +8,7 @@ export const START_BUSY_CODE = "paylater_start_busy"
 
 // Longer than a start can take: the shopper look-up and the push or link create, each with its timeout.
 const START_LOCK_WAIT_SECONDS = 45
+const START_LOCK_HOLD_MAX_MS = 60_000
 
 /**
  * First in front of Medusa's POST /store/payment-collections/:id/payment-sessions: PayLater starts
@@ -16,7 +17,7 @@ const START_LOCK_WAIT_SECONDS = 45
  * (a double click, two tabs, a stranger) either leave two live sessions, which the order cannot both
  * hold, or fail one of them with an opaque 500 ("Could not delete all payment sessions"). In turn,
  * the second start replaces the first cleanly (its attempt stays in the ledger, asked about and
- * listed if paid after all). The lock is held until the response is sent.
+ * listed if paid after all). The lock is held until the start's handler has answered.
  */
 export async function oneStartAtATime(req: MedusaRequest, res: MedusaResponse, next: MedusaNextFunction): Promise<void> {
   const body = (req.body ?? {}) as { provider_id?: unknown }
@@ -31,9 +32,18 @@ export async function oneStartAtATime(req: MedusaRequest, res: MedusaResponse, n
       `paylater:start:${collectionId}`,
       () => {
         started = true
-        return new Promise<void>((done) => {
-          res.once("finish", done)
-          res.once("close", done)
+        return new Promise<void>((resolve) => {
+          // Held until the start has answered (its handler ended the response), not until the client
+          // went away: a cancelled request's start is still running. Capped, so a handler that never
+          // answers cannot hold every later start of the checkout back.
+          const cap = setTimeout(() => resolve(), START_LOCK_HOLD_MAX_MS)
+          const end = res.end.bind(res) as (...args: unknown[]) => MedusaResponse
+          res.end = ((...args: unknown[]) => {
+            const result = end(...args)
+            clearTimeout(cap)
+            resolve()
+            return result
+          }) as MedusaResponse["end"]
           next()
         })
       },

@@ -87,10 +87,16 @@ describe("askPayLaterNow: the one rule for whether a signal asks PayLater", () =
   const due = { next_ask_at: at(-1) }
   const notDue = { next_ask_at: at(60_000) }
   it.each<[AttemptState, Record<string, unknown>, Parameters<typeof askPayLaterNow>[1], boolean]>([
-    // Open rows: a person looking now is answered at once, past the expiry too (the final status call).
+    // Open rows: a person looking now is answered at once; an admin past the expiry too (the final status call).
     ["open", notDue, { signal: "return" }, true],
     ["starting", notDue, { signal: "poll" }, true],
     ["open", { ...notDue, expires_at: LONG_PAST }, { signal: "admin" }, true],
+    // The public signals are bounded after the expiry: a session id cannot buy status calls forever.
+    ["open", { expires_at: at(-EXPIRY_GRACE_MS + 1) }, { signal: "poll" }, true],
+    ["open", { expires_at: at(-EXPIRY_GRACE_MS) }, { signal: "poll" }, false],
+    ["open", { expires_at: at(-2 * 3600_000 + 1) }, { signal: "return" }, true],
+    ["open", { expires_at: at(-2 * 3600_000) }, { signal: "return" }, false],
+    ["open", { expires_at: LONG_PAST, next_ask_at: at(-1) }, { signal: "reconciliation" }, true],
     // Reconciliation: at the row's own next-ask time (fair scheduling), however late.
     ["open", due, { signal: "reconciliation" }, true],
     ["open", notDue, { signal: "reconciliation" }, false],

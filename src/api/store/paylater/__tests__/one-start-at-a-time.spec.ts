@@ -41,6 +41,10 @@ function request(locking: ReturnType<typeof fakeLocking>, providerId: string, co
     json(body: unknown) {
       res.body = body
       res.headersSent = true
+      return res.end()
+    },
+    end() {
+      res.headersSent = true
       emitter.emit("finish")
       return res
     },
@@ -60,11 +64,29 @@ describe("oneStartAtATime", () => {
     await new Promise((r) => setTimeout(r, 20))
     expect(order).toEqual(["first starts"])
     order.push("first answers")
-    first.res.emit("finish")
+    first.res.end()
     await a
     await new Promise((r) => setTimeout(r, 20))
     expect(order).toEqual(["first starts", "first answers", "second starts"])
-    second.res.emit("finish")
+    second.res.end()
+    await b
+  })
+
+  it("keeps the lock while a start whose client went away is still running", async () => {
+    const locking = fakeLocking()
+    const order: string[] = []
+    const first = request(locking, "pp_paylater_paylater")
+    const a = oneStartAtATime(first.req as never, first.res as never, () => void order.push("first starts"))
+    const second = request(locking, "pp_paylater_paylater")
+    const b = oneStartAtATime(second.req as never, second.res as never, () => void order.push("second starts"))
+    first.res.emit("close")
+    await new Promise((r) => setTimeout(r, 20))
+    expect(order).toEqual(["first starts"])
+    first.res.end()
+    await a
+    await new Promise((r) => setTimeout(r, 20))
+    expect(order).toEqual(["first starts", "second starts"])
+    second.res.end()
     await b
   })
 
@@ -79,8 +101,8 @@ describe("oneStartAtATime", () => {
     await oneStartAtATime(system.req as never, system.res as never, () => void started.push("system"))
     await new Promise((r) => setTimeout(r, 20))
     expect(started.sort()).toEqual(["col_1", "col_2", "system"])
-    busy.res.emit("finish")
-    other.res.emit("finish")
+    busy.res.end()
+    other.res.end()
   })
 
   it("answers 503 with a message the storefront can show when the other start does not finish in time", async () => {
@@ -97,7 +119,7 @@ describe("oneStartAtATime", () => {
       expect(next).not.toHaveBeenCalled()
       expect(waiting.res.statusCode).toBe(503)
       expect(waiting.res.body).toMatchObject({ code: START_BUSY_CODE, message: expect.stringContaining("could not be started") })
-      stuck.res.emit("finish")
+      stuck.res.end()
     } finally {
       jest.useRealTimers()
     }
