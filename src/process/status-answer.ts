@@ -9,7 +9,9 @@ import { STATUS_ANSWER_SLOT } from "./slot-keys"
  * async context, after recording it in the ledger. `answered: false`: PayLater was called and did
  * not answer. No answer at all (null): PayLater was never called (e.g. Medusa refused first).
  */
-export type StatusAnswer<Row = unknown> = { answered: true; code: number; row: Row | null } | { answered: false }
+export interface StatusAnswer {
+  answered: boolean
+}
 
 interface Box {
   answer: StatusAnswer | null
@@ -19,10 +21,10 @@ interface Box {
 const storage = processSingleton(STATUS_ANSWER_SLOT, () => new AsyncLocalStorage<Box>())
 
 /** Runs `run` and returns what PayLater answered to a status call made inside it, if one was made. */
-export async function collectStatusAnswer<T, Row = unknown>(run: () => Promise<T>): Promise<{ result: T; answer: StatusAnswer<Row> | null }> {
+export async function collectStatusAnswer<T>(run: () => Promise<T>): Promise<{ result: T; answer: StatusAnswer | null }> {
   const box: Box = { answer: null }
   const result = await storage.run(box, run)
-  return { result, answer: box.answer as StatusAnswer<Row> | null }
+  return { result, answer: box.answer }
 }
 
 /** Called by the provider once the answer is recorded; a no-op outside a collecting settlement. */

@@ -176,9 +176,7 @@ async function askAndApply(
       return fromRecord(current, false)
     }
     // PayLater is asked once, by the provider inside Medusa's authorization; its answer comes back as a value.
-    const { result: authorized, answer } = await collectStatusAnswer<Awaited<ReturnType<typeof authorizeUnderLock>>, AttemptRecord>(() =>
-      authorizeUnderLock(container, current, input.signal)
-    )
+    const { result: authorized, answer } = await collectStatusAnswer(() => authorizeUnderLock(container, current, input.signal))
     asked = answer !== null
     current = await rereadSessionRow(container, authorized ? { ...current, session_status: "authorized", session_data: authorized.data } : current)
     if (!authorized && current.session_gone && current.attempt) {

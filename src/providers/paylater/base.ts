@@ -371,7 +371,7 @@ export abstract class PayLaterBaseProvider extends AbstractPaymentProvider<PayLa
         signal,
       })
       // The settlement that caused this call gets the answer as a value (process/status-answer.ts).
-      reportStatusAnswer({ answered: true, code: status.code, row })
+      reportStatusAnswer({ answered: true })
       return { status, row }
     } catch (error) {
       if (answered) throw error
