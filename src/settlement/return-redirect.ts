@@ -2,9 +2,6 @@ import { fillTemplate, withStorefront } from "../providers/paylater/templates"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { holdsOrderMoney, returnDecisionOf, type ReturnDecision, type ReturnOutcomeHint } from "../modules/paylater-ledger/attempt-state"
 import type { AttemptRecord } from "../modules/paylater-ledger/ledger-port"
-import { ledgerModuleOf } from "../modules/paylater-ledger/resolve"
-import { heldByAnOrder } from "../medusa-records/order-owner"
-import { ownersOf } from "../medusa-records/owners"
 import { registrationOf } from "./detached-attempt"
 import { registeredProviderOptions } from "../medusa-records/registrations"
 
@@ -46,26 +43,4 @@ export function detachedReturnUrl(container: MedusaContainer, row: AttemptRecord
   const orderId = holdsOrderMoney(row) ? row.order_id : null
   const decision = returnDecisionOf({ state: row.state, expires_at: row.expires_at, order_id: orderId, completion_failed: true }, hint, new Date())
   return returnUrlFor(container, registration.provider_id, { session_id: row.session_id, cart_id: row.cart_id }, decision)
-}
-
-/**
- * A return to a session id Medusa no longer has and no attempt row names as current (Medusa's cart
- * completion deletes the paid session when it fails after the payment): decided from the session's
- * paid ledger row, so a reload still says "paid, not placed", or shows the order once one holds
- * this money. Null when the ledger has no paid attempt for it.
- */
-export async function returnAfterDeletion(container: MedusaContainer, sessionId: string): Promise<string | null> {
-  const rows = (await ledgerModuleOf(container)?.attemptsOfSession(sessionId)) ?? []
-  const row = rows.find((r) => r.state === "paid" && !r.superseded_by) ?? rows.find((r) => r.state === "paid")
-  if (!row) return null
-  const registration = registrationOf(container, row)
-  if (!registration) return null
-  const collectionId = row.payment_collection_id
-  const orderId = holdsOrderMoney(row)
-    ? row.order_id
-    : collectionId && (await heldByAnOrder(container, row.paylater_order_id, collectionId))
-      ? ((await ownersOf(container, [collectionId])).get(collectionId)?.order_id ?? null)
-      : null
-  const decision: ReturnDecision = orderId ? { kind: "success", order_id: orderId } : { kind: "failure", reason: "paid_not_placed" }
-  return returnUrlFor(container, registration.provider_id, { session_id: sessionId, cart_id: row.cart_id }, decision)
 }

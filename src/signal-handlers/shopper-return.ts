@@ -3,7 +3,7 @@ import { returnEvent } from "../activity/events"
 import { recordPayLaterActivity } from "../activity/record"
 import { returnDecisionOf, type ReturnOutcomeHint } from "../modules/paylater-ledger/attempt-state"
 import { attemptFactsOf } from "../settlement/attempt-view"
-import { detachedReturnUrl, returnAfterDeletion, returnUrlFor } from "../settlement/return-redirect"
+import { detachedReturnUrl, returnUrlFor } from "../settlement/return-redirect"
 import { settlePayLaterSession } from "../settlement/settle"
 
 /**
@@ -31,7 +31,8 @@ export async function settleShopperReturn(
     return detachedReturnUrl(container, result.attempt, outcome)
   }
   if (!result.session) {
-    return returnAfterDeletion(container, sessionId)
+    // Neither a session nor any attempt of it: nothing was ever sent to PayLater for this id.
+    return null
   }
   const session = result.session
   const orderId = result.outcome === "paid" ? result.order_id : session.order_id
