@@ -52,8 +52,13 @@ export interface OrderAttempt {
   superseded_by: string | null
 }
 
+/** The row holds this order's money (not merely some order's). */
+export function holdsMoneyOf(row: LedgerRow, orderId: string): boolean {
+  return holdsOrderMoney(row) && row.order_id === orderId
+}
+
 function outcomeOf(row: LedgerRow, orderId: string, now: Date): AttemptOutcome {
-  if (holdsOrderMoney(row) && row.order_id === orderId) return "holds_order_money"
+  if (holdsMoneyOf(row, orderId)) return "holds_order_money"
   if (row.state === "paid") return "paid_elsewhere"
   if (row.state === "never_started") return "not_started"
   // The screens' rule: an open attempt past its expiry (plus grace) is shown as expired.

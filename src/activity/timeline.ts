@@ -1,11 +1,10 @@
 import { toAmountText } from "../providers/paylater/money"
-import { holdsOrderMoney } from "../modules/paylater-ledger/attempt-state"
 import type { PayLaterEventRecord } from "../modules/paylater-ledger/types"
 import type { PayLaterSessionData } from "../providers/paylater/session-data"
 import type { AttemptRecord } from "../modules/paylater-ledger/ledger-port"
 import { viewOfSession } from "../settlement/attempt-view"
 import { describeEvent, type ActivityTone } from "./events"
-import { orderAttempts, type LedgerRow, type OrderAttempt } from "./order-attempts"
+import { holdsMoneyOf, orderAttempts, type LedgerRow, type OrderAttempt } from "./order-attempts"
 import { computeRefundWindow, type RefundWindow } from "./refund-window"
 
 /**
@@ -148,7 +147,7 @@ function methodOf(providerId: string): PayLaterMethod {
  * of; else the newest.
  */
 function currentSession(facts: ActivityFacts): ActivitySession | null {
-  const owner = facts.ledger.find((row) => holdsOrderMoney(row) && row.order_id === facts.order_id)
+  const owner = facts.ledger.find((row) => holdsMoneyOf(row, facts.order_id))
   const paid = new Set(facts.payments.filter((p) => !p.canceled_at && p.session_id).map((p) => p.session_id))
   const byAge = [...facts.sessions].sort((a, b) => new Date(b.created_at).getTime() - new Date(a.created_at).getTime())
   return (owner && byAge.find((s) => s.id === owner.session_id)) ?? byAge.find((s) => paid.has(s.id)) ?? byAge[0] ?? null
@@ -184,7 +183,7 @@ function summarize(facts: ActivityFacts, session: ActivitySession, now: Date): A
   // What PayLater was asked and answered is the ledger's to say; the session's data only fills in
   // what the ledger does not keep (the masked number, PayLater's wording of a failure).
   const row =
-    facts.ledger.find((r) => r.session_id === session.id && holdsOrderMoney(r) && r.order_id === facts.order_id) ??
+    facts.ledger.find((r) => r.session_id === session.id && holdsMoneyOf(r, facts.order_id)) ??
     facts.ledger.find((r) => r.session_id === session.id && !r.superseded_by)
   return {
     session_id: session.id,
