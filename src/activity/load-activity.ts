@@ -4,7 +4,6 @@ import type { PayLaterEventRecord } from "../modules/paylater-ledger/types"
 import { ledgerModuleOf } from "../modules/paylater-ledger/resolve"
 import type { PayLaterLedgerModuleService } from "../modules/paylater-ledger/service"
 import { toAmountText } from "../providers/paylater/money"
-import type { PayLaterSessionData } from "../providers/paylater/session-data"
 import { PAYLATER_PROVIDER } from "../medusa-records/session"
 import type { LedgerRow } from "./order-attempts"
 import { buildOrderActivity, type ActivityFacts, type ActivityPayment, type ActivitySession, type OrderActivity } from "./timeline"
@@ -69,7 +68,7 @@ export async function readOrderActivityFacts(container: MedusaContainer, orderId
   const sessionRows = (await payment.listPaymentSessions(
     { payment_collection_id: collectionIds },
     {
-      select: ["id", "provider_id", "status", "created_at", "amount", "raw_amount", "currency_code", "data", "payment_collection_id"],
+      select: ["id", "provider_id", "status", "created_at", "amount", "raw_amount", "currency_code", "payment_collection_id"],
     }
   )) as unknown as Row[]
   const sessions: ActivitySession[] = sessionRows
@@ -82,7 +81,6 @@ export async function readOrderActivityFacts(container: MedusaContainer, orderId
       amount: amount(s),
       currency_code: s.currency_code,
       payment_collection_id: s.payment_collection_id,
-      data: (s.data ?? {}) as PayLaterSessionData,
     }))
 
   const paymentRows = (await payment.listPayments(

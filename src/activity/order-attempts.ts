@@ -23,6 +23,9 @@ export type LedgerRow = Pick<
   | "paylater_ref"
   | "superseded_by"
   | "created_at"
+  | "last_status_code"
+  | "last_status_at"
+  | "detail"
 >
 
 export type AttemptOutcome =

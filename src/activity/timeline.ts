@@ -1,15 +1,17 @@
 import { toAmountText } from "../providers/paylater/money"
 import type { PayLaterEventRecord } from "../modules/paylater-ledger/types"
-import type { PayLaterSessionData } from "../providers/paylater/session-data"
-import type { AttemptRecord } from "../modules/paylater-ledger/ledger-port"
+import { paymentStateOf } from "../lib/paylater"
 import { viewOfSession } from "../settlement/attempt-view"
 import { describeEvent, type ActivityTone } from "./events"
 import { holdsMoneyOf, orderAttempts, type LedgerRow, type OrderAttempt } from "./order-attempts"
+import { maskedNumberOf } from "./masked-number"
 import { computeRefundWindow, type RefundWindow } from "./refund-window"
 
 /**
  * Builds what the admin order widget shows from Medusa's own records (sessions, payments, captures,
- * refunds) and the activity log (returns, webhooks, checks). Pure: no container, `now` passed in.
+ * refunds), the attempt ledger (what PayLater was asked and answered, whose money it is) and the
+ * activity log (returns, webhooks, checks). Session data is never read: the storefront writes into it.
+ * Pure: no container, `now` passed in.
  */
 
 export interface ActivitySession {
@@ -20,9 +22,8 @@ export interface ActivitySession {
   amount: string
   currency_code: string
   payment_collection_id: string
-  data: PayLaterSessionData
-  /** The session's current attempt in the ledger (what PayLater said, the expiry); null before the ledger. */
-  attempt?: Pick<AttemptRecord, "state" | "expires_at"> | null
+  /** The session's current attempt in the ledger; null when PayLater was never asked to create one. */
+  attempt?: LedgerRow | null
 }
 
 export interface ActivityPayment {
@@ -170,44 +171,43 @@ export function paidAtOf(
 }
 
 function summarize(facts: ActivityFacts, session: ActivitySession, now: Date): ActivitySummary {
-  const data = session.data ?? {}
   const payment = facts.payments.find((p) => p.session_id === session.id && !p.canceled_at)
   const captured = sum((payment?.captures ?? []).map((c) => c.amount))
   const refunded = sum((payment?.refunds ?? []).map((r) => r.amount))
-  const decided = viewOfSession({ session_status: session.status, attempt: session.attempt ?? null, order_id: facts.order_id }, now)
+  // The attempt described: the session's one holding this order's money, else its current one.
+  const row =
+    facts.ledger.find((r) => r.session_id === session.id && holdsMoneyOf(r, facts.order_id)) ?? session.attempt ?? null
+  const decided = viewOfSession({ session_status: session.status, attempt: row, order_id: facts.order_id }, now)
   let state: ActivityState = decided.status === "paid_not_placed" ? "processing" : decided.status
   if (payment && cents(captured) > 0) {
     state = cents(refunded) === 0 ? "paid" : cents(refunded) >= cents(captured) ? "refunded" : "partially_refunded"
   }
   const paidAt = payment && cents(captured) > 0 ? paidAtOf(payment, facts.events, session.id) : null
-  // What PayLater was asked and answered is the ledger's to say; the session's data only fills in
-  // what the ledger does not keep (the masked number, PayLater's wording of a failure).
-  const row =
-    facts.ledger.find((r) => r.session_id === session.id && holdsMoneyOf(r, facts.order_id)) ??
-    facts.ledger.find((r) => r.session_id === session.id && !r.superseded_by)
+  const code = row?.last_status_code
   return {
     session_id: session.id,
-    paylater_order_id: row?.paylater_order_id ?? data.paylater_order_id ?? null,
-    reference: row?.paylater_ref ?? data.paylater_ref ?? null,
+    paylater_order_id: row?.paylater_order_id ?? null,
+    reference: row?.paylater_ref ?? null,
     method: methodOf(session.provider_id),
     state,
-    amount: row ? toAmountText(row.raw_amount ?? row.amount) : (data.amount ?? session.amount),
+    amount: row ? toAmountText(row.raw_amount ?? row.amount) : session.amount,
     currency_code: session.currency_code,
-    expires_at: row?.expires_at ? new Date(row.expires_at).toISOString() : (data.expires_at ?? null),
-    mobile_number_masked: data.mobile_number_masked ?? null,
+    expires_at: row?.expires_at ? new Date(row.expires_at).toISOString() : null,
+    mobile_number_masked: maskedNumberOf(row),
     captured_amount: captured,
     refunded_amount: refunded,
-    paylater_status: data.paylater_status ?? null,
-    paylater_checked_at: data.paylater_status_checked_at ?? null,
-    failure_reason: data.paylater_failure_reason ?? null,
+    paylater_status: code === 0 || code === 1 || code === 2 || code === 3 ? paymentStateOf(code) : null,
+    paylater_checked_at: row?.last_status_at ? new Date(row.last_status_at).toISOString() : null,
+    failure_reason: row?.state === "declined" || row?.state === "expired" ? row.state : null,
     refund_window: computeRefundWindow({ paid_at: paidAt, captured_amount: captured, refunded_amount: refunded, now }),
   }
 }
 
 function sessionEntries(facts: ActivityFacts, session: ActivitySession, now: Date): ActivityEntry[] {
-  const data = session.data ?? {}
+  const row = session.attempt ?? null
   const rtp = methodOf(session.provider_id) === "request_to_pay"
-  const amount = data.amount ?? session.amount
+  const amount = row ? toAmountText(row.raw_amount ?? row.amount) : session.amount
+  const masked = maskedNumberOf(row)
   const entries: ActivityEntry[] = [
     {
       at: iso(session.created_at),
@@ -217,8 +217,8 @@ function sessionEntries(facts: ActivityFacts, session: ActivitySession, now: Dat
       tone: "grey",
       detail: [
         `${amount} ${session.currency_code.toUpperCase()}`,
-        data.mobile_number_masked ? `to ${data.mobile_number_masked}` : null,
-        data.paylater_order_id ? `PayLater order ${data.paylater_order_id}` : null,
+        masked ? `to ${masked}` : null,
+        row ? `PayLater order ${row.paylater_order_id}` : null,
       ]
         .filter(Boolean)
         .join(", "),
@@ -227,8 +227,8 @@ function sessionEntries(facts: ActivityFacts, session: ActivitySession, now: Dat
       last_at: null,
     },
   ]
-  const state = viewOfSession({ session_status: session.status, attempt: session.attempt ?? null, order_id: facts.order_id }, now)
-  const expiresAt = session.attempt?.expires_at ?? null
+  const state = viewOfSession({ session_status: session.status, attempt: row, order_id: facts.order_id }, now)
+  const expiresAt = row?.expires_at ?? null
   if (state.status === "expired" && expiresAt) {
     entries.push({
       at: iso(expiresAt),

@@ -80,6 +80,7 @@ export async function sendRefund(
     orderId: item.paylater_order_id,
     sessionId: item.session_id,
     amount: amount ?? item.amount,
+    capturedAmount: item.amount,
     staleAfterMs: refundStaleAfterMs(registration.options.config),
   })
 }

@@ -2,6 +2,8 @@ import { MathBN } from "@medusajs/framework/utils"
 import type { AttemptView } from "../modules/paylater-ledger/attempt-state"
 import { viewOfSession } from "../settlement/attempt-view"
 import type { OrderRequestContext } from "./order-context"
+import { toAmountText } from "../providers/paylater/money"
+import { maskedNumberOf } from "../activity/masked-number"
 
 export interface OrderRequestState {
   order_id: string
@@ -29,8 +31,9 @@ export function decideOrderRequest(context: OrderRequestContext, now: Date): Ord
         expires_at: latest.attempt?.expires_at ? new Date(latest.attempt.expires_at).toISOString() : null,
         ...viewOfSession(latest, now),
         session_id: latest.session_id,
-        mobile_number_masked: latest.session_data.mobile_number_masked ?? null,
-        amount: latest.session_data.amount ?? null,
+        // The ledger's record of the request, not the session's data (which the storefront can write).
+        mobile_number_masked: maskedNumberOf(latest.attempt),
+        amount: latest.attempt ? toAmountText(latest.attempt.raw_amount ?? latest.attempt.amount) : null,
       }
     : null
   return {

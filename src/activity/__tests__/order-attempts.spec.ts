@@ -17,6 +17,9 @@ function row(over: Partial<LedgerRow> & Pick<LedgerRow, "paylater_order_id">): L
     paylater_ref: null,
     superseded_by: null,
     created_at: t(0),
+    last_status_code: null,
+    last_status_at: null,
+    detail: null,
     ...over,
   }
 }

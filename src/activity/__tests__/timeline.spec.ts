@@ -1,26 +1,43 @@
 import type { PayLaterEventRecord } from "../../modules/paylater-ledger/types"
+import type { LedgerRow } from "../order-attempts"
 import { buildOrderActivity, paidAtOf, type ActivityFacts, type ActivityPayment, type ActivitySession } from "../timeline"
 
 const T0 = Date.parse("2026-03-01T10:00:00.000Z")
 const t = (seconds: number) => new Date(T0 + seconds * 1000).toISOString()
 
-function session(over: Partial<ActivitySession> = {}): ActivitySession {
+function ledgerRow(id: string, over: Partial<LedgerRow> = {}): LedgerRow {
   return {
-    id: "payses_1",
+    paylater_order_id: id,
+    kind: "link",
+    session_id: id.replace(/-\d+$/, ""),
+    state: "paid",
+    order_id: null,
+    payment_id: null,
+    amount: "360.00",
+    raw_amount: null,
+    currency_code: "QAR",
+    expires_at: t(3600),
+    paylater_ref: null,
+    superseded_by: null,
+    created_at: t(0),
+    last_status_code: null,
+    last_status_at: null,
+    detail: null,
+    ...over,
+  }
+}
+
+function session(over: Partial<ActivitySession> = {}): ActivitySession {
+  const id = over.id ?? "payses_1"
+  return {
+    id,
     provider_id: "pp_paylater_paylater",
     status: "authorized",
     created_at: t(0),
     amount: "360.00",
     currency_code: "qar",
     payment_collection_id: "pay_col_1",
-    data: {
-      paylater_order_id: "payses_1",
-      amount: "360.00",
-      expires_at: t(3600),
-      paylater_status: "success",
-      paylater_status_code: 2,
-      paylater_ref: "PL-42",
-    },
+    attempt: ledgerRow(id, { last_status_code: 2, last_status_at: t(60), paylater_ref: "PL-42" }),
     ...over,
   }
 }
@@ -90,24 +107,9 @@ describe("buildOrderActivity", () => {
   })
 
   it("summarises the attempt the ledger records as holding the order's money, not the newest paid session (paid twice)", () => {
-    const owner = session({ id: "payses_owner", created_at: t(0), data: { paylater_order_id: "payses_owner" } })
-    const extra = session({ id: "payses_extra", created_at: t(300), data: { paylater_order_id: "payses_extra", paylater_ref: "PL-EXTRA" } })
-    const row = (id: string, over: Record<string, unknown>) => ({
-      paylater_order_id: id,
-      kind: "link" as const,
-      session_id: id,
-      state: "paid" as const,
-      order_id: null,
-      payment_id: null,
-      amount: "360.00",
-      raw_amount: null,
-      currency_code: "QAR",
-      expires_at: t(3600),
-      paylater_ref: null,
-      superseded_by: null,
-      created_at: t(0),
-      ...over,
-    })
+    const row = ledgerRow
+    const owner = session({ id: "payses_owner", created_at: t(0), attempt: row("payses_owner", { order_id: "order_1", payment_id: "pay_owner" }) })
+    const extra = session({ id: "payses_extra", created_at: t(300), attempt: row("payses_extra", { paylater_ref: "PL-EXTRA" }) })
     const activity = buildOrderActivity(
       facts({
         sessions: [owner, extra],
@@ -163,9 +165,8 @@ describe("buildOrderActivity", () => {
     const rtp = session({
       provider_id: "pp_paylater-rtp_paylater",
       status: "pending",
-      data: { paylater_order_id: "payses_1", amount: "360.00", expires_at: t(900), mobile_number_masked: "974*****021" },
-      // The expiry that decides is the ledger's, not the session data's.
-      attempt: { state: "open", expires_at: t(900) },
+      // The number and the expiry are the ledger's, written when PayLater accepted the request.
+      attempt: ledgerRow("payses_1", { state: "open", expires_at: t(900), detail: { mobile_number_masked: "974*****021" } }),
     })
     const activity = buildOrderActivity(facts({ sessions: [rtp], payments: [] }), new Date(T0 + 3600_000))
     expect(activity.paylater).toMatchObject({ method: "request_to_pay", state: "expired", mobile_number_masked: "974*****021", refund_window: null })
@@ -175,13 +176,42 @@ describe("buildOrderActivity", () => {
 
   it("describes the paid session even when a newer one exists, and keeps a replaced attempt's log", () => {
     const older = session()
-    const newer = session({ id: "payses_2", created_at: t(5000), status: "pending", data: { paylater_order_id: "payses_2" } })
+    const newer = session({ id: "payses_2", created_at: t(5000), status: "pending", attempt: ledgerRow("payses_2", { state: "open" }) })
     const activity = buildOrderActivity(
       facts({ sessions: [newer, older], events: [event({ session_id: "payses_0", kind: "shopper_returned", status: "declined", occurred_at: t(-50) })] }),
       new Date(T0 + 6000_000)
     )
     expect(activity.paylater!.session_id).toBe("payses_1")
     expect(activity.history[0]).toMatchObject({ session_id: "payses_0", title: "Shopper redirected back: declined" })
+  })
+
+  it("describes a webhook-placed order by its paid attempt, not the declined request the shopper sent afterwards", () => {
+    // The order's money: the first request, paid. Then the starter still showed the review step, the
+    // shopper sent a new request and declined it; that session is newer and Medusa marks it errored.
+    const paid = session({ id: "payses_paid", provider_id: "pp_paylater-rtp_paylater", attempt: ledgerRow("payses_paid", { kind: "request_to_pay", order_id: "order_1", payment_id: "pay_1", last_status_code: 2, last_status_at: t(60), detail: { mobile_number_masked: "974*****021" } }) })
+    const declined = session({ id: "payses_late", provider_id: "pp_paylater-rtp_paylater", created_at: t(600), status: "error", attempt: ledgerRow("payses_late", { kind: "request_to_pay", state: "declined", last_status_code: 3, last_status_at: t(700) }) })
+    const activity = buildOrderActivity(
+      facts({ sessions: [declined, paid], payments: [payment({ session_id: "payses_paid" })], ledger: [declined.attempt!, paid.attempt!] }),
+      new Date(T0 + 900_000)
+    )
+    expect(activity.paylater).toMatchObject({
+      session_id: "payses_paid",
+      state: "paid",
+      paylater_status: "success",
+      paylater_checked_at: t(60),
+      failure_reason: null,
+      mobile_number_masked: "974*****021",
+    })
+    expect(activity.attempts.map((a) => [a.paylater_order_id, a.outcome])).toEqual([
+      ["payses_paid", "holds_order_money"],
+      ["payses_late", "declined"],
+    ])
+  })
+
+  it("takes a declined attempt's status and failure from the ledger row", () => {
+    const rtp = session({ provider_id: "pp_paylater-rtp_paylater", status: "error", attempt: ledgerRow("payses_1", { kind: "request_to_pay", state: "declined", last_status_code: 3, last_status_at: t(120) }) })
+    const activity = buildOrderActivity(facts({ sessions: [rtp], payments: [] }), new Date(T0 + 600_000))
+    expect(activity.paylater).toMatchObject({ state: "declined", paylater_status: "failed", paylater_checked_at: t(120), failure_reason: "declined" })
   })
 
   it("has no summary for an order PayLater had nothing to do with", () => {

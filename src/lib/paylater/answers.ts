@@ -56,6 +56,11 @@ const STATES: Record<0 | 1 | 2 | 3, PaymentState> = {
   3: "failed",
 }
 
+/** PayLater's status code in words (the one mapping; the ledger stores only the code). */
+export function paymentStateOf(code: 0 | 1 | 2 | 3): PaymentState {
+  return STATES[code]
+}
+
 const paymentLinkBody = z.object({ paymentLinkUrl: httpUrl })
 
 export function readPaymentLink(answer: HttpAnswer, body: unknown): PaymentLink {

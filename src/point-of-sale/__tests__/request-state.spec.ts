@@ -35,11 +35,17 @@ describe("decideOrderRequest", () => {
   })
 
   it("never sends while a request is live", () => {
-    const attempt = { state: "open", expires_at: "2030-01-01T10:10:00.000Z" } as NonNullable<OrderRequestContext["latest"]>["attempt"]
-    const state = decideOrderRequest(context({}, { attempt, session_data: { mobile_number_masked: "974*****021" } }), NOW)
+    const attempt = {
+      state: "open",
+      expires_at: "2030-01-01T10:10:00.000Z",
+      amount: "360",
+      detail: { mobile_number_masked: "974*****021" },
+    } as unknown as NonNullable<OrderRequestContext["latest"]>["attempt"]
+    // What the session's data says (the storefront can write it) is not what staff are shown.
+    const state = decideOrderRequest(context({}, { attempt, session_data: { mobile_number_masked: "974*****999", amount: "1.00" } }), NOW)
     expect(state.can_send).toBe(false)
     expect(state.blocked_reason).toMatch(/waiting/)
-    expect(state.request).toMatchObject({ status: "waiting", seconds_left: 600, mobile_number_masked: "974*****021" })
+    expect(state.request).toMatchObject({ status: "waiting", seconds_left: 600, mobile_number_masked: "974*****021", amount: "360.00" })
   })
 
   it("may send a new one after a decline or expiry", () => {

@@ -1,3 +1,4 @@
+import type { AttemptState } from "../../modules/paylater-ledger/attempt-state"
 import {
   AbstractPaymentProvider,
   MedusaError,
@@ -179,8 +180,8 @@ export abstract class PayLaterBaseProvider extends AbstractPaymentProvider<PayLa
     assertEligible(outcome, this.logger_, input.orderId)
   }
 
-  /** Medusa's session status for what PayLater said; `data` already holds the new status fields. */
-  protected sessionStatusOf(status: PaymentStatus, _data: PayLaterSessionData): PaymentSessionStatus {
+  /** Medusa's session status for what PayLater said and the ledger's verdict on the attempt. */
+  protected sessionStatusOf(status: PaymentStatus, _state: AttemptState | null): PaymentSessionStatus {
     return sessionStatusFor(status)
   }
 
@@ -281,27 +282,29 @@ export abstract class PayLaterBaseProvider extends AbstractPaymentProvider<PayLa
   /** Refunds go through the refund guard (refund-guard.ts): recorded before sending, never twice. */
   async refundPayment(input: RefundPaymentInput): Promise<RefundPaymentOutput> {
     const data = (input.data ?? {}) as PayLaterSessionData
-    const orderId = text(data, "paylater_order_id")
-    if (!orderId) {
-      throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "This payment has no PayLater order to refund.")
-    }
     const amount = toExactRefundAmount(input.amount)
     if (!isPositive(amount)) {
       throw new MedusaError(MedusaError.Types.INVALID_DATA, "The refund amount must be greater than 0.")
     }
-    const row = await this.ledger().findAttempt(orderId)
+    // Medusa hands a provider only the payment's data (our own authorize output): its PayLater order
+    // id is the key to the ledger row, and the row decides the rest (which PayLater order, which
+    // session, how much was paid). A payment the ledger does not know is refused, never guessed.
+    const key = text(data, "paylater_order_id")
+    const row = key ? await this.ledger().findAttempt(key) : null
+    if (!row) {
+      throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "This payment has no PayLater order to refund.")
+    }
     const refunded = await sendGuardedRefund({
       api: this.api_,
       logger: this.logger_,
       ledger: this.refundLedger(),
       data,
-      orderId,
-      sessionId: text(data, "session_id") ?? null,
+      orderId: row.paylater_order_id,
+      sessionId: row.session_id,
       amount,
       medusaRefundId: input.context?.idempotency_key,
-      payment: { id: row?.payment_id ?? null, payment_collection_id: row?.payment_collection_id ?? null },
-      // How much may be refunded is the ledger's to say, not the payment data's.
-      capturedAmount: row ? toAmountText(row.raw_amount ?? row.amount) : undefined,
+      payment: { id: row.payment_id ?? null, payment_collection_id: row.payment_collection_id ?? null },
+      capturedAmount: toAmountText(row.raw_amount ?? row.amount),
       staleAfterMs: refundStaleAfterMs(this.settings_.config),
     })
     return { data: refunded }
@@ -355,7 +358,7 @@ export abstract class PayLaterBaseProvider extends AbstractPaymentProvider<PayLa
     const orderId = await this.orderIdOf(data, context)
     const { status, row } = await this.fetchStatus(orderId, signalOf(context))
     const next = { ...data, ...statusDataFor(status, row?.state ?? null) }
-    return { status: this.sessionStatusOf(status, next), data: next }
+    return { status: this.sessionStatusOf(status, row?.state ?? null), data: next }
   }
 
   /** PayLater's status operation; its answer is recorded in the attempt's ledger row before anything else. */

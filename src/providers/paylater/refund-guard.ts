@@ -53,8 +53,8 @@ export interface GuardedRefundInput {
   medusaRefundId?: string
   /** The Medusa payment and collection the refund is for, from the attempt ledger (null when none). */
   payment?: { id: string | null; payment_collection_id: string | null }
-  /** What PayLater was asked to collect, from the attempt ledger (two-decimal QAR); the payment's data before the ledger. */
-  capturedAmount?: string
+  /** What PayLater was asked to collect, from the attempt ledger (two-decimal QAR): the refunds' ceiling. */
+  capturedAmount: string
   /** When a pending attempt can no longer be in flight: refundStaleAfterMs of the client's configuration. */
   staleAfterMs: number
 }
@@ -68,7 +68,7 @@ export async function sendGuardedRefund(input: GuardedRefundInput): Promise<PayL
   const begun = await ledger.beginRefund({
     paylater_order_id: orderId,
     amount,
-    captured_amount: input.capturedAmount ?? data.amount ?? "0",
+    captured_amount: input.capturedAmount,
     session_id: input.sessionId,
     payment_id: payment.id,
     payment_collection_id: payment.payment_collection_id,

@@ -11,7 +11,15 @@ import type { AttemptRecord, LedgerPort, StatusReport, WriteAheadInput } from ".
  */
 export class MemoryRefundLedger implements RefundLedger, LedgerPort {
   rows: AttemptRecord[] = []
-  attempts: Array<StoredRefundAttempt & { paylater_order_id: string; error_code?: string | null }> = []
+  attempts: Array<
+    StoredRefundAttempt & {
+      paylater_order_id: string
+      error_code?: string | null
+      session_id?: string | null
+      payment_id?: string | null
+      payment_collection_id?: string | null
+    }
+  > = []
   private seq = 0
 
   async beginRefund(input: BeginRefundInput) {
@@ -25,7 +33,16 @@ export class MemoryRefundLedger implements RefundLedger, LedgerPort {
       return { attempt_id: input.booking_attempt_id!, ...decision }
     }
     const id = `plref_${++this.seq}`
-    this.attempts.push({ id, paylater_order_id: input.paylater_order_id, status: "pending", amount: input.amount, sent_at: new Date() })
+    this.attempts.push({
+      id,
+      paylater_order_id: input.paylater_order_id,
+      session_id: input.session_id ?? null,
+      payment_id: input.payment_id ?? null,
+      payment_collection_id: input.payment_collection_id ?? null,
+      status: "pending",
+      amount: input.amount,
+      sent_at: new Date(),
+    })
     return { attempt_id: id, ...decision }
   }
 

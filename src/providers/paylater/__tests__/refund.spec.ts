@@ -4,16 +4,45 @@ import { makeProvider } from "./fake-api"
 
 const data = { session_id: "payses_1", paylater_order_id: "payses_1-2", amount: "350.00", paylater_status: "success" }
 
+/** A provider whose ledger holds the paid attempt payses_1-2 (350 QAR), the money of order_1. */
+function paidProvider(options: Parameters<typeof makeProvider>[0] = {}) {
+  const made = makeProvider(options)
+  made.ledger.rows.push({
+    id: "platm_paid",
+    paylater_order_id: "payses_1-2",
+    kind: "link",
+    session_id: "payses_1",
+    provider_id: "pp_paylater_paylater",
+    payment_collection_id: "pay_col_1",
+    cart_id: "cart_1",
+    order_id: "order_1",
+    payment_id: "pay_1",
+    amount: "350",
+    currency_code: "qar",
+    expires_at: null,
+    state: "paid",
+    last_status_code: 2,
+    last_status_at: new Date(),
+    last_status_signal: "webhook",
+    paylater_ref: "PL-1",
+    superseded_by: null,
+    session_gone_at: null,
+    start_error: null,
+    detail: null,
+  })
+  return made
+}
+
 describe("refundPayment", () => {
   it("sends a full refund without an amount", async () => {
-    const { provider, fake } = makeProvider()
+    const { provider, fake } = paidProvider()
     const out = await provider.refundPayment({ amount: 350, data })
     expect(fake.refunds).toEqual([{ orderId: "payses_1-2" }])
     expect(out.data).toMatchObject({ paylater_refunded_amount: "350.00" })
   })
 
   it("sends a partial refund as two-decimal text, from a raw BigNumber", async () => {
-    const { provider, fake } = makeProvider()
+    const { provider, fake } = paidProvider()
     const raw = { value: "120.5", precision: 20 }
     const out = await provider.refundPayment({ amount: raw, data })
     expect(fake.refunds).toEqual([{ orderId: "payses_1-2", amount: "120.50" }])
@@ -21,7 +50,7 @@ describe("refundPayment", () => {
   })
 
   it("treats the rest after a partial refund as partial, and adds up refunds", async () => {
-    const { provider, fake } = makeProvider()
+    const { provider, fake } = paidProvider()
     const first = await provider.refundPayment({ amount: new BigNumber(100), data })
     const second = await provider.refundPayment({ amount: 250, data: first.data })
     expect(fake.refunds[1]).toEqual({ orderId: "payses_1-2", amount: "250.00" })
@@ -34,7 +63,7 @@ describe("refundPayment", () => {
     ["REFUND_WINDOW_CLOSED", /29 days/],
     ["REFUND_REJECTED", /rejected the refund: invalid transaction reference/],
   ] as const)("maps %s to NOT_ALLOWED with a clear admin message", async (code, message) => {
-    const { provider, fake } = makeProvider()
+    const { provider, fake } = paidProvider()
     fake.refundAnswers.push(new PayLaterError(code, "invalid transaction reference"))
     const error = await provider.refundPayment({ amount: 100, data }).catch((e) => e)
     expect(error).toBeInstanceOf(MedusaError)
@@ -44,7 +73,7 @@ describe("refundPayment", () => {
   })
 
   it("never repeats a refund that timed out, and says so", async () => {
-    const { provider, fake } = makeProvider()
+    const { provider, fake } = paidProvider()
     fake.refundAnswers.push(new PayLaterError("TIMEOUT", "slow"))
     const error = await provider.refundPayment({ amount: 100, data }).catch((e) => e)
     expect(fake.refunds).toHaveLength(1)
@@ -53,8 +82,28 @@ describe("refundPayment", () => {
     expect(error.message).toMatch(/Settings → PayLater/)
   })
 
+  it("takes the refunds' ceiling, the PayLater order and the payment from the ledger row, not the payment data", async () => {
+    const { provider, fake, ledger } = paidProvider()
+    // Data that claims more was paid, and another session: the row (350.00, payses_1, pay_1) decides.
+    const claimed = { ...data, amount: "9999.00", session_id: "payses_other" }
+    const over = await provider.refundPayment({ amount: 400, data: claimed }).catch((e) => e)
+    expect(over).toBeInstanceOf(MedusaError)
+    expect(fake.refunds).toHaveLength(0)
+    await provider.refundPayment({ amount: 350, data: claimed })
+    expect(fake.refunds).toEqual([{ orderId: "payses_1-2" }])
+    expect(ledger.attempts).toEqual([expect.objectContaining({ session_id: "payses_1", payment_id: "pay_1", payment_collection_id: "pay_col_1" })])
+  })
+
+  it("refuses a payment whose PayLater order the ledger does not know, without calling PayLater", async () => {
+    const { provider, fake } = paidProvider()
+    const error = await provider.refundPayment({ amount: 100, data: { ...data, paylater_order_id: "payses_unknown" } }).catch((e) => e)
+    expect(error.type).toBe(MedusaError.Types.NOT_ALLOWED)
+    expect(error.message).toMatch(/no PayLater order to refund/)
+    expect(fake.refunds).toHaveLength(0)
+  })
+
   it("refuses a payment that has no PayLater order", async () => {
-    const { provider, fake } = makeProvider()
+    const { provider, fake } = paidProvider()
     const error = await provider.refundPayment({ amount: 100, data: {} }).catch((e) => e)
     expect(error.type).toBe(MedusaError.Types.NOT_ALLOWED)
     expect(fake.refunds).toHaveLength(0)
@@ -65,7 +114,7 @@ describe("refund guard", () => {
   it.each(["TIMEOUT", "NETWORK", "SERVER_ERROR", "UNEXPECTED_RESPONSE"] as const)(
     "after %s, a second refund is refused (NOT_ALLOWED) without calling PayLater, until resolved",
     async (code) => {
-      const { provider, fake, ledger } = makeProvider()
+      const { provider, fake, ledger } = paidProvider()
       fake.refundAnswers.push(new PayLaterError(code, "no answer"))
       await provider.refundPayment({ amount: 100, data }).catch((e) => e)
       expect(ledger.attempts.map((a) => a.status)).toEqual(["unknown"])
@@ -85,7 +134,7 @@ describe("refund guard", () => {
   )
 
   it("a refund confirmed as paid out counts in the running total: the rest only, never more", async () => {
-    const { provider, fake, ledger } = makeProvider()
+    const { provider, fake, ledger } = paidProvider()
     fake.refundAnswers.push(new PayLaterError("TIMEOUT", "slow"))
     await provider.refundPayment({ amount: 300, data }).catch((e) => e)
     ledger.resolve(ledger.attempts[0].id, "refunded")
@@ -101,7 +150,7 @@ describe("refund guard", () => {
   })
 
   it("keeps the running total exact over many partial refunds (no float drift)", async () => {
-    const { provider, fake } = makeProvider()
+    const { provider, fake } = paidProvider()
     let current: Record<string, unknown> = data
     for (let i = 0; i < 10; i++) {
       current = (await provider.refundPayment({ amount: new BigNumber("0.1"), data: current })).data!
@@ -116,7 +165,7 @@ describe("refund guard", () => {
   })
 
   it("a refusal PayLater answered (nothing paid) does not block the next refund", async () => {
-    const { provider, fake, ledger } = makeProvider()
+    const { provider, fake, ledger } = paidProvider()
     fake.refundAnswers.push(new PayLaterError("REFUND_TOO_EARLY", "less than 10 minutes ago"))
     await provider.refundPayment({ amount: 100, data }).catch((e) => e)
     expect(ledger.attempts.map((a) => a.status)).toEqual(["failed"])
@@ -125,7 +174,7 @@ describe("refund guard", () => {
   })
 
   it("refuses a second refund while the first is still waiting for PayLater", async () => {
-    const { provider, fake } = makeProvider()
+    const { provider, fake } = paidProvider()
     let answer!: () => void
     fake.refund = async (input) => {
       fake.refunds.push(input)
@@ -143,7 +192,7 @@ describe("refund guard", () => {
   })
 
   it("a pending attempt whose process died counts as unknown", async () => {
-    const { provider, fake, ledger } = makeProvider({ timeoutMs: 1000 })
+    const { provider, fake, ledger } = paidProvider({ timeoutMs: 1000 })
     ledger.attempts.push({
       id: "plref_dead",
       paylater_order_id: "payses_1-2",

@@ -1,3 +1,4 @@
+import type { AttemptState } from "../../../modules/paylater-ledger/attempt-state"
 import { PaymentSessionStatus } from "@medusajs/framework/utils"
 import { logRef, maskMobile, requestToPayRange, type PayLaterError, type PayLaterErrorCode, type PaymentStatus } from "../../../lib/paylater"
 import { PayLaterBaseProvider, type StartPaymentInput, type StartedPayment } from "../base"
@@ -74,11 +75,11 @@ export class PayLaterRequestToPayProviderService extends PayLaterBaseProvider {
   }
 
   /** An expired request ends the session as canceled; a declined one as error (the base's mapping). */
-  protected sessionStatusOf(status: PaymentStatus, data: PayLaterSessionData): PaymentSessionStatus {
-    if (status.code === 3 && data.paylater_failure_reason === "expired") {
+  protected sessionStatusOf(status: PaymentStatus, state: AttemptState | null): PaymentSessionStatus {
+    if (status.code === 3 && state === "expired") {
       return PaymentSessionStatus.CANCELED
     }
-    return super.sessionStatusOf(status, data)
+    return super.sessionStatusOf(status, state)
   }
 
   /** Request to Pay has its own bounds (requestToPayMinAmount/MaxAmount), not the link's. */
