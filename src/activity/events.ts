@@ -1,5 +1,4 @@
 import type { PayLaterEventRecord, RecordPayLaterEventInput } from "../modules/paylater-ledger/types"
-import type { PayLaterSessionData } from "../providers/paylater/session-data"
 import type { ReturnDecision, ReturnOutcomeHint } from "../modules/paylater-ledger/attempt-state"
 
 /**
@@ -15,12 +14,12 @@ export type CheckSource = "admin" | "storefront" | "order_widget" | "reconciliat
 
 /** The shopper came back through the return route. Reloads of the same result count as repeats. */
 export function returnEvent(
-  context: { session_id: string; session_data: PayLaterSessionData; order_id: string | null },
+  context: { session_id: string; attempt: { paylater_order_id: string } | null; order_id: string | null },
   decision: ReturnDecision,
   outcome: ReturnOutcomeHint
 ): RecordPayLaterEventInput {
   const status = decision.kind === "failure" ? decision.reason : decision.kind
-  const orderId = context.session_data.paylater_order_id ?? context.session_id
+  const orderId = context.attempt?.paylater_order_id ?? context.session_id
   return {
     session_id: context.session_id,
     paylater_order_id: orderId,

@@ -1,3 +1,4 @@
+import { lastStatusOf } from "./attempt-facts"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ledgerModuleOf } from "../modules/paylater-ledger/resolve"
@@ -61,9 +62,9 @@ export function recordAutomaticCheck(
     container,
     checkEvent({
       session_id: session.session_id,
-      paylater_order_id: session.session_data.paylater_order_id ?? null,
+      paylater_order_id: session.attempt?.paylater_order_id ?? null,
       source,
-      paylater_status: result.outcome === "unavailable" ? "unreachable" : (session.session_data.paylater_status ?? "unknown"),
+      paylater_status: result.outcome === "unavailable" ? "unreachable" : (lastStatusOf(session.attempt) ?? "unknown"),
       state: viewOfSession(session, new Date()).status,
       // Reconciliation says whether it placed the payment; a screen's check is only an answer.
       processed: source === "reconciliation" && result.outcome === "paid" && result.changed,

@@ -1,10 +1,9 @@
 import { toAmountText } from "../providers/paylater/money"
 import type { PayLaterEventRecord } from "../modules/paylater-ledger/types"
-import { paymentStateOf } from "../lib/paylater"
 import { viewOfSession } from "../settlement/attempt-view"
 import { describeEvent, type ActivityTone } from "./events"
 import { holdsMoneyOf, orderAttempts, type LedgerRow, type OrderAttempt } from "./order-attempts"
-import { maskedNumberOf } from "./masked-number"
+import { lastStatusOf, maskedNumberOf } from "./attempt-facts"
 import { computeRefundWindow, type RefundWindow } from "./refund-window"
 
 /**
@@ -183,7 +182,6 @@ function summarize(facts: ActivityFacts, session: ActivitySession, now: Date): A
     state = cents(refunded) === 0 ? "paid" : cents(refunded) >= cents(captured) ? "refunded" : "partially_refunded"
   }
   const paidAt = payment && cents(captured) > 0 ? paidAtOf(payment, facts.events, session.id) : null
-  const code = row?.last_status_code
   return {
     session_id: session.id,
     paylater_order_id: row?.paylater_order_id ?? null,
@@ -196,7 +194,7 @@ function summarize(facts: ActivityFacts, session: ActivitySession, now: Date): A
     mobile_number_masked: maskedNumberOf(row),
     captured_amount: captured,
     refunded_amount: refunded,
-    paylater_status: code === 0 || code === 1 || code === 2 || code === 3 ? paymentStateOf(code) : null,
+    paylater_status: lastStatusOf(row),
     paylater_checked_at: row?.last_status_at ? new Date(row.last_status_at).toISOString() : null,
     failure_reason: row?.state === "declined" || row?.state === "expired" ? row.state : null,
     refund_window: computeRefundWindow({ paid_at: paidAt, captured_amount: captured, refunded_amount: refunded, now }),

@@ -3,7 +3,7 @@ import type { AttemptView } from "../modules/paylater-ledger/attempt-state"
 import { viewOfSession } from "../settlement/attempt-view"
 import type { OrderRequestContext } from "./order-context"
 import { toAmountText } from "../providers/paylater/money"
-import { maskedNumberOf } from "../activity/masked-number"
+import { maskedNumberOf } from "../activity/attempt-facts"
 
 export interface OrderRequestState {
   order_id: string

@@ -1,6 +1,5 @@
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
-import type { PayLaterSessionData } from "../providers/paylater/session-data"
 import { ledgerModuleOf } from "../modules/paylater-ledger/resolve"
 import type { AttemptRecord } from "../modules/paylater-ledger/ledger-port"
 import { ownersOf } from "../medusa-records/owners"
@@ -25,7 +24,7 @@ export async function loadSessionCandidates(
   const query = container.resolve(ContainerRegistrationKeys.QUERY)
   const { data } = await query.graph({
     entity: "payment_session",
-    fields: ["id", "provider_id", "status", "data", "created_at", "authorized_at", "payment_collection_id"],
+    fields: ["id", "provider_id", "status", "created_at", "authorized_at", "payment_collection_id"],
     filters: { provider_id: providerIds, status: ["pending", "authorized"], created_at: { $gte: since } },
   })
   const rows = data as Row[]
@@ -43,7 +42,6 @@ export async function loadSessionCandidates(
     status: r.status,
     created_at: iso(r.created_at) ?? new Date(0).toISOString(),
     authorized_at: iso(r.authorized_at),
-    data: (r.data ?? {}) as PayLaterSessionData,
     payment_collection_id: r.payment_collection_id,
     ...(owners.get(r.payment_collection_id) ?? { cart_id: null, order_id: null }),
     attempt: attemptOf.get(r.id) ?? null,

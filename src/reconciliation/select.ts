@@ -4,7 +4,6 @@
  */
 import { askDueAt, askPayLaterNow } from "../modules/paylater-ledger/attempt-state"
 import type { AttemptRecord } from "../modules/paylater-ledger/ledger-port"
-import type { PayLaterSessionData } from "../providers/paylater/session-data"
 
 /** A payment session row as the loader reads it, with its cart and order. */
 export interface SessionCandidate {
@@ -14,7 +13,6 @@ export interface SessionCandidate {
   status: string
   created_at: string
   authorized_at: string | null
-  data: PayLaterSessionData
   payment_collection_id: string
   cart_id: string | null
   /** The cart's order (storefront) or the collection's order (point of sale). */

@@ -1,3 +1,4 @@
+import { lastStatusOf } from "../activity/attempt-facts"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { askPayLaterStatus } from "../activity/remote-status"
 import { checkEvent, type CheckOutcome } from "../activity/events"
@@ -38,7 +39,7 @@ export async function checkOrderWithPayLater(
         session_id: id,
         paylater_order_id: paylaterOrderId,
         source: "admin",
-        paylater_status: result.outcome === "unavailable" ? "unreachable" : (result.session.session_data.paylater_status ?? "unknown"),
+        paylater_status: result.outcome === "unavailable" ? "unreachable" : (lastStatusOf(result.session.attempt) ?? "unknown"),
         state: stateAfter.status,
         processed: stateAfter.status === "paid" || stateAfter.status === "processing",
         actor_id: actorId,

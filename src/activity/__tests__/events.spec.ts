@@ -1,6 +1,6 @@
 import { checkEvent, describeEvent, returnEvent, webhookEvent } from "../events"
 
-const context = { session_id: "payses_1", session_data: { paylater_order_id: "payses_1-2" }, order_id: null }
+const context = { session_id: "payses_1", attempt: { paylater_order_id: "payses_1-2" }, order_id: null }
 
 describe("returnEvent", () => {
   it("records the decision, keyed so that reloads of the same result count as repeats", () => {

@@ -31,7 +31,6 @@ function session(id: string, over: Partial<SessionCandidate> = {}, attempt: Part
     payment_collection_id: `pay_col_${id}`,
     cart_id: `cart_${id}`,
     order_id: null,
-    data: { session_id: id, paylater_order_id: id, amount: "360.00" },
     attempt: { paylater_order_id: id, state: "open", expires_at: minutesAgo(-30), last_status_at: null, ...attempt },
     ...over,
   }
@@ -103,9 +102,9 @@ describe("which sessions a run asks about", () => {
     expect(sessionReason(session("a", { created_at: minutesAgo(61) }), NOW, 60)).toBeNull()
   })
 
-  it("skips a pending session PayLater already called failed, whatever its session data says", () => {
+  it("skips a pending session PayLater already called failed, and asks about one its ledger row says is open", () => {
     expect(sessionReason(session("a", {}, { state: "declined" }), NOW, 1440)).toBeNull()
-    expect(sessionReason(session("a", { data: { paylater_order_id: "a", paylater_status_code: 3 } }), NOW, 1440)).toBe("pending")
+    expect(sessionReason(session("a"), NOW, 1440)).toBe("pending")
   })
 
   it.each(["error", "canceled", "captured", "requires_more"])("skips a %s session", (status) => {
