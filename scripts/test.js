@@ -41,6 +41,16 @@ function summarize(resultsFile) {
       console.log(`[test] suite failed to run: ${path.relative(root, suite.name)}`)
     }
   }
+  // Where the time goes: the slowest suites, so a run's log shows what to look at when it grows.
+  const bySeconds = results.testResults
+    .map((suite) => ({ name: path.relative(root, suite.name), seconds: (suite.endTime - suite.startTime) / 1000 }))
+    .filter((suite) => Number.isFinite(suite.seconds))
+    .sort((a, b) => b.seconds - a.seconds)
+  for (const suite of bySeconds.slice(0, 12)) {
+    console.log(`[test] ${suite.seconds.toFixed(1).padStart(7)} s  ${suite.name}`)
+  }
+  const wallSeconds = (Date.now() - results.startTime) / 1000
+  console.log(`[test] jest: ${results.testResults.length} suites in ${wallSeconds.toFixed(0)} s`)
   const brokenSuites = results.testResults.filter(
     (s) => s.status === "failed" && s.assertionResults.length === 0
   ).length

@@ -91,7 +91,7 @@ export async function flagPaidAttempt(container: MedusaContainer, paid: PaidAtte
 export async function recordedPaymentOf(container: MedusaContainer, sessionId: string) {
   const [payment] = await container.resolve(Modules.PAYMENT).listPayments(
     { payment_session_id: sessionId },
-    { select: ["id", "provider_id", "data", "payment_collection_id", "created_at", "captured_at"], take: 1 }
+    { select: ["id", "provider_id", "payment_collection_id", "created_at", "captured_at"], take: 1 }
   )
   return payment && PAYLATER_PROVIDER.test(payment.provider_id) ? payment : null
 }

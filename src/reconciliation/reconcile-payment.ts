@@ -1,11 +1,9 @@
-import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { logRef } from "../lib/paylater"
 import { toAmountText } from "../providers/paylater/money"
 import { recordAutomaticCheck } from "../activity/record"
-import { ledgerModuleOf } from "../modules/paylater-ledger/resolve"
-import { flagPaidAttempt, flagPaidWithoutOrder, PAID_WITHOUT_ORDER_NEXT_STEP, recordedPaymentOf } from "../paid-without-order/listing"
-import { clientForRegistration } from "../medusa-records/registrations"
+import { flagPaidWithoutOrder, PAID_WITHOUT_ORDER_NEXT_STEP } from "../paid-without-order/listing"
 import { settlePayLaterSession, type SettlementResult } from "../settlement/settle"
 import type { AttemptCandidate, Outcome, SessionCandidate } from "./select"
 

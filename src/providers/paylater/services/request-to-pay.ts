@@ -5,7 +5,6 @@ import { PayLaterBaseProvider, type StartPaymentInput, type StartedPayment } fro
 import type { PayLaterProviderOptions } from "../options"
 import { requestToPayError, unconfirmedRequestError } from "../request-to-pay/errors"
 import { mobileFromSessionData } from "../request-to-pay/mobile"
-import type { PayLaterSessionData } from "../session-data"
 
 /**
  * Request to Pay: the request is pushed to the shopper's PayLater app (addressed by mobile number),
