@@ -6,7 +6,7 @@
  * PayLater, refused by the plugin's shopper look-up before any push); Ctrl-C stops everything and `ps` shows no process left behind.
  *
  * The admin dashboard is disabled here (MEDUSA_ADMIN_DISABLED=true) to spare the Vite dev server's
- * start-up; admin-request-to-pay.spec.ts drives the admin. Screenshots go to test-results/demo/;
+ * start-up; admin.spec.ts drives the admin. Screenshots go to test-results/demo/;
  * the README's screenshot of the waiting screen (docs/images/storefront-request-to-pay.png) is
  * written when it is missing or with UPDATE_DOCS_SCREENSHOTS=1.
  */
