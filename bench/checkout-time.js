@@ -19,7 +19,8 @@ const { report, machine } = require("./lib/report")
 
 const N = bounded("BENCH_CHECKOUT_N", 30, 500, 2)
 const WARMUP = bounded("BENCH_CHECKOUT_WARMUP", 3, 20, 1)
-const GOAL = 1.25
+// Issue 25: at most 1.1x the system provider (was 1.25x): one write-ahead ledger row per session is all PayLater adds.
+const GOAL = 1.1
 
 async function timed(fn) {
   const t0 = performance.now()

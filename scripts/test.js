@@ -49,6 +49,14 @@ function summarize(resultsFile) {
   for (const suite of bySeconds.slice(0, 12)) {
     console.log(`[test] ${suite.seconds.toFixed(1).padStart(7)} s  ${suite.name}`)
   }
+  const slowTests = results.testResults
+    .flatMap((suite) =>
+      suite.assertionResults.map((test) => ({ name: `${path.basename(suite.name)} › ${test.title}`, ms: test.duration ?? 0 }))
+    )
+    .sort((a, b) => b.ms - a.ms)
+  for (const test of slowTests.slice(0, 15)) {
+    console.log(`[test] ${(test.ms / 1000).toFixed(1).padStart(7)} s  ${test.name.slice(0, 150)}`)
+  }
   const wallSeconds = (Date.now() - results.startTime) / 1000
   console.log(`[test] jest: ${results.testResults.length} suites in ${wallSeconds.toFixed(0)} s`)
   const brokenSuites = results.testResults.filter(
