@@ -10,7 +10,8 @@
  *
  * The control run repeats the race on two servers WITHOUT Redis (in-memory locking, event bus and
  * workflow engine: each process has its own) and reports what happened, to show what the assertion
- * is worth. It asserts nothing about the counts: whether a race is lost there depends on timing.
+ * is worth. It asserts nothing about the counts (whether a race is lost there depends on timing), so
+ * it is an observation, not a test: it runs only with PAYLATER_MULTI_INSTANCE_CONTROL=1 (about 35 s).
  *
  * Needs Redis at REDIS_URL (default redis://127.0.0.1:6379): the test fails, it does not skip, when
  * none answers. Everything it writes to Redis is under a prefix unique to this run and deleted at the
@@ -348,7 +349,8 @@ describe("PayLater on two Medusa instances sharing one database", () => {
     expect(outcome.listed.sort()).toEqual(outcome.paid.filter((id) => id !== outcome.owners[0]).sort())
   }))
 
-  it("control: the same race on two servers WITHOUT Redis (in-memory modules) is reported, not asserted", tracked(async () => {
+  const observe = process.env.PAYLATER_MULTI_INSTANCE_CONTROL === "1" ? it : it.skip
+  observe("control: the same race on two servers WITHOUT Redis (in-memory modules) is reported, not asserted", tracked(async () => {
     const run = await raceOnTwoServers("in-memory", {}, false)
     const anomalies = describeAnomalies(run.ledger, run.results)
     const fiveXx = [...run.results.map((r) => r.returnStatus), ...run.webhookAnswers].filter((st) => st >= 500).length
