@@ -1,28 +1,7 @@
 import { orderAttempts, type LedgerRow } from "../order-attempts"
+import { ledgerRow, T0, t } from "./ledger-row"
 
-const T0 = Date.parse("2026-03-01T10:00:00.000Z")
-const t = (seconds: number) => new Date(T0 + seconds * 1000).toISOString()
-
-function row(over: Partial<LedgerRow> & Pick<LedgerRow, "paylater_order_id">): LedgerRow {
-  return {
-    kind: "link",
-    session_id: over.paylater_order_id.replace(/-\d+$/, ""),
-    state: "open",
-    order_id: null,
-    payment_id: null,
-    amount: 360,
-    raw_amount: { value: "360", precision: 20 },
-    currency_code: "qar",
-    expires_at: t(3600),
-    paylater_ref: null,
-    superseded_by: null,
-    created_at: t(0),
-    last_status_code: null,
-    last_status_at: null,
-    detail: null,
-    ...over,
-  }
-}
+const row = (over: Partial<LedgerRow> & Pick<LedgerRow, "paylater_order_id">): LedgerRow => ledgerRow(over.paylater_order_id, over)
 
 describe("orderAttempts", () => {
   it("lists the attempt holding the order's money first, then the others newest first, each with its outcome", () => {

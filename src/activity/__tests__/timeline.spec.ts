@@ -1,31 +1,10 @@
 import type { PayLaterEventRecord } from "../../modules/paylater-ledger/types"
 import type { LedgerRow } from "../order-attempts"
+import { ledgerRow as openRow, T0, t } from "./ledger-row"
 import { buildOrderActivity, paidAtOf, type ActivityFacts, type ActivityPayment, type ActivitySession } from "../timeline"
 
-const T0 = Date.parse("2026-03-01T10:00:00.000Z")
-const t = (seconds: number) => new Date(T0 + seconds * 1000).toISOString()
-
-function ledgerRow(id: string, over: Partial<LedgerRow> = {}): LedgerRow {
-  return {
-    paylater_order_id: id,
-    kind: "link",
-    session_id: id.replace(/-\d+$/, ""),
-    state: "paid",
-    order_id: null,
-    payment_id: null,
-    amount: "360.00",
-    raw_amount: null,
-    currency_code: "QAR",
-    expires_at: t(3600),
-    paylater_ref: null,
-    superseded_by: null,
-    created_at: t(0),
-    last_status_code: null,
-    last_status_at: null,
-    detail: null,
-    ...over,
-  }
-}
+/** Paid unless told otherwise: most of these cards describe a paid order. */
+const ledgerRow = (id: string, over: Partial<LedgerRow> = {}): LedgerRow => openRow(id, { state: "paid", ...over })
 
 function session(over: Partial<ActivitySession> = {}): ActivitySession {
   const id = over.id ?? "payses_1"
