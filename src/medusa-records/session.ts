@@ -1,6 +1,5 @@
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
-import type { PayLaterSessionData } from "../providers/paylater/session-data"
 import type { AttemptRecord } from "../modules/paylater-ledger/ledger-port"
 import { ledgerModuleOf } from "../modules/paylater-ledger/resolve"
 
@@ -12,7 +11,6 @@ export interface PayLaterSessionContext {
   session_id: string
   provider_id: string
   session_status: string
-  session_data: PayLaterSessionData
   payment_collection_id: string
   /** Set for a storefront checkout. */
   cart_id: string | null
@@ -61,7 +59,7 @@ export async function readPayLaterSession(
 ): Promise<PayLaterSessionContext | null> {
   const [session] = await container.resolve(Modules.PAYMENT).listPaymentSessions(
     { id: sessionId },
-    { select: ["id", "status", "data", "provider_id", "payment_collection_id"], take: 1 }
+    { select: ["id", "status", "provider_id", "payment_collection_id"], take: 1 }
   )
   if (!session || !PAYLATER_PROVIDER.test(session.provider_id)) {
     return null
@@ -79,7 +77,6 @@ export async function readPayLaterSession(
     session_id: session.id,
     provider_id: session.provider_id,
     session_status: session.status,
-    session_data: (session.data ?? {}) as PayLaterSessionData,
     payment_collection_id: collectionId,
     cart_id: cartId,
     order_id: orderId,

@@ -60,7 +60,9 @@ export async function sendRefund(
   if (item.payment_id) {
     await container.resolve(Modules.PAYMENT).refundPayment({
       payment_id: item.payment_id,
-      ...(amount ? { amount } : {}),
+      // Always the ledger's two-decimal amount: Medusa's default (the payment's raw amount) may carry
+      // more decimals than PayLater takes, and would be refused on every try.
+      ...((amount ?? item.amount) ? { amount: (amount ?? item.amount)! } : {}),
       note: "PayLater: paid without an order, refunded automatically",
     })
     return

@@ -178,7 +178,7 @@ async function askAndApply(
     // PayLater is asked once, by the provider inside Medusa's authorization; its answer comes back as a value.
     const { result: authorized, answer } = await collectStatusAnswer(() => authorizeUnderLock(container, current, input.signal))
     asked = answer !== null
-    current = await rereadSessionRow(container, authorized ? { ...current, session_status: "authorized", session_data: authorized.data } : current)
+    current = await rereadSessionRow(container, authorized ? { ...current, session_status: "authorized" } : current)
     if (!authorized && current.session_gone && current.attempt) {
       // Deleted while this settlement waited for the cart lock: another session of the cart (a
       // double submit) was paid first. This attempt is settled from its row and, if paid, listed.

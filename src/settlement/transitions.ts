@@ -100,12 +100,12 @@ export async function rereadSessionRow(
   context: PayLaterSessionContext
 ): Promise<PayLaterSessionContext> {
   const [[row], attempt] = await Promise.all([
-    container.resolve(Modules.PAYMENT).listPaymentSessions({ id: context.session_id }, { select: ["id", "status", "data"], take: 1 }),
+    container.resolve(Modules.PAYMENT).listPaymentSessions({ id: context.session_id }, { select: ["id", "status"], take: 1 }),
     currentAttemptOf(container, context.session_id),
   ])
   const withAttempt = { ...context, attempt: attempt ?? context.attempt }
   return row
-    ? { ...withAttempt, session_status: row.status, session_data: (row.data ?? {}) as PayLaterSessionData }
+    ? { ...withAttempt, session_status: row.status }
     : { ...withAttempt, session_gone: true }
 }
 

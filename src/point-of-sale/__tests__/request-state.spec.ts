@@ -16,7 +16,6 @@ function context(overrides: Partial<OrderRequestContext> = {}, latest: Partial<N
           session_id: "payses_1",
           provider_id: "pp_paylater-rtp_paylater",
           session_status: "pending",
-          session_data: {},
           payment_collection_id: "pay_col_1",
           cart_id: null,
           order_id: "order_1",
@@ -41,8 +40,7 @@ describe("decideOrderRequest", () => {
       amount: "360",
       detail: { mobile_number_masked: "974*****021" },
     } as unknown as NonNullable<OrderRequestContext["latest"]>["attempt"]
-    // What the session's data says (the storefront can write it) is not what staff are shown.
-    const state = decideOrderRequest(context({}, { attempt, session_data: { mobile_number_masked: "974*****999", amount: "1.00" } }), NOW)
+    const state = decideOrderRequest(context({}, { attempt }), NOW)
     expect(state.can_send).toBe(false)
     expect(state.blocked_reason).toMatch(/waiting/)
     expect(state.request).toMatchObject({ status: "waiting", seconds_left: 600, mobile_number_masked: "974*****021", amount: "360.00" })

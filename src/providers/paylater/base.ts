@@ -258,9 +258,12 @@ export abstract class PayLaterBaseProvider extends AbstractPaymentProvider<PayLa
   /** PayLater has no cancel operation: an unpaid link simply expires, a paid one needs a refund. */
   async cancelPayment(input: CancelPaymentInput): Promise<CancelPaymentOutput> {
     const data = (input.data ?? {}) as PayLaterSessionData
-    if (data.paylater_status === "success") {
+    // Whether PayLater took the money is the ledger's to say; the data only names the attempt.
+    const key = text(data, "paylater_order_id")
+    const row = key ? await this.ledger().findAttempt(key) : null
+    if (row?.state === "paid") {
       this.logger_.warn(
-        `PayLater: payment ${logRef(data.paylater_order_id)} was canceled in Medusa but is paid at PayLater; refund it to return the money.`
+        `PayLater: payment ${logRef(row.paylater_order_id)} was canceled in Medusa but is paid at PayLater; refund it to return the money.`
       )
     }
     return { data }
@@ -293,6 +296,9 @@ export abstract class PayLaterBaseProvider extends AbstractPaymentProvider<PayLa
     const row = key ? await this.ledger().findAttempt(key) : null
     if (!row) {
       throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "This payment has no PayLater order to refund.")
+    }
+    if (row.state !== "paid") {
+      throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "PayLater has not confirmed this payment as paid: there is nothing to refund.")
     }
     const refunded = await sendGuardedRefund({
       api: this.api_,
@@ -357,7 +363,9 @@ export abstract class PayLaterBaseProvider extends AbstractPaymentProvider<PayLa
     const data = (rawData ?? {}) as PayLaterSessionData
     const orderId = await this.orderIdOf(data, context)
     const { status, row } = await this.fetchStatus(orderId, signalOf(context))
-    const next = { ...data, ...statusDataFor(status, row?.state ?? null) }
+    // The attempt PayLater was asked about, not the one the data named: they differ once a retry
+    // ("-2") replaced it, and refunds and cancels find their ledger row by this key.
+    const next = { ...data, ...statusDataFor(status, row?.state ?? null), paylater_order_id: orderId }
     return { status: this.sessionStatusOf(status, row?.state ?? null), data: next }
   }
 

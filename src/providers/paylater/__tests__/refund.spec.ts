@@ -102,6 +102,15 @@ describe("refundPayment", () => {
     expect(fake.refunds).toHaveLength(0)
   })
 
+  it("refuses a payment whose ledger row PayLater never confirmed as paid, without calling PayLater", async () => {
+    const { provider, fake, ledger } = paidProvider()
+    ledger.rows[0].state = "open"
+    const error = await provider.refundPayment({ amount: 100, data }).catch((e) => e)
+    expect(error.type).toBe(MedusaError.Types.NOT_ALLOWED)
+    expect(error.message).toMatch(/not confirmed this payment as paid/)
+    expect(fake.refunds).toHaveLength(0)
+  })
+
   it("refuses a payment that has no PayLater order", async () => {
     const { provider, fake } = paidProvider()
     const error = await provider.refundPayment({ amount: 100, data: {} }).catch((e) => e)

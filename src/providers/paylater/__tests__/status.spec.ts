@@ -101,9 +101,24 @@ describe("capture, cancel, delete", () => {
     expect(fake.statusCalls.length + fake.links.length + fake.refunds.length).toBe(0)
   })
 
-  it("warns that a paid payment canceled in Medusa needs a refund", async () => {
-    const { provider, logged } = makeProvider()
+  it("warns that a paid payment canceled in Medusa needs a refund, when the ledger says it is paid", async () => {
+    const { provider, fake, logged } = makeProvider()
+    // The data's claim decides nothing: the row is not paid yet.
     await provider.cancelPayment({ data: { ...data, paylater_status: "success" } })
+    expect(logged.some((l) => l.level === "warn" && /refund/.test(l.message))).toBe(false)
+    fake.statusAnswers.push(status(2))
+    await provider.authorizePayment({ data, context: ctx })
+    await provider.cancelPayment({ data })
     expect(logged.some((l) => l.level === "warn" && /refund/.test(l.message))).toBe(true)
+  })
+})
+
+describe("the authorize output names the attempt PayLater was asked about", () => {
+  it("replaces a stale order id in the data with the session's current attempt (what refunds key on)", async () => {
+    const { provider, fake } = makeProvider()
+    fake.statusAnswers.push(status(2))
+    const out = await provider.authorizePayment({ data: { ...data, paylater_order_id: SESSION }, context: ctx })
+    expect(fake.statusCalls).toEqual([`${SESSION}-2`])
+    expect(out.data).toMatchObject({ paylater_order_id: `${SESSION}-2` })
   })
 })
