@@ -16,6 +16,14 @@ import { FifoLimiter } from "./fifo-limiter"
 
 // Knex's pool default, which Medusa keeps unless `projectConfig.databaseDriverOptions.pool.max` is set.
 const MEDUSA_DEFAULT_POOL_MAX = 10
+/*
+ * Unset, at most two at a time, and never more than half the pool. A settlement is mostly CPU in
+ * the one Node thread that also serves checkouts: bench/checkout-storm.js, quiet machine, 10,000
+ * notifications: 5 at a time drained the backlog 22 s after the storm began but checkout p95 while
+ * settling was 2.25x the quiet p95; 2 at a time drained it in 32 s with checkout at 1.84x. A shopper
+ * waiting at checkout matters more than a notification PayLater already had its 200 for.
+ */
+const DEFAULT_CONCURRENCY_CAP = 2
 // A settlement normally takes milliseconds; one still running after this gives its slot to the next.
 const SLOT_TIMEOUT_MS = 60_000
 
@@ -24,7 +32,7 @@ const SLOT_TIMEOUT_MS = 60_000
  * process, not per copy of the package: two copies (pnpm) with a limiter each would double the bound.
  */
 export function webhookSlots(): FifoLimiter {
-  return processSingleton(WEBHOOK_SLOTS_SLOT, () => new FifoLimiter(MEDUSA_DEFAULT_POOL_MAX / 2))
+  return processSingleton(WEBHOOK_SLOTS_SLOT, () => new FifoLimiter(DEFAULT_CONCURRENCY_CAP))
 }
 
 const sized = new WeakMap<object, number>()
@@ -43,7 +51,8 @@ function poolMax(container: MedusaContainer): number {
 
 /**
  * The bound for this app: the smallest `webhookConcurrency` a PayLater registration sets; unset,
- * half the database pool (at least 1), so the other half stays free for checkouts and the admin.
+ * 2, or half the database pool when that is smaller (at least 1): checkouts and the admin keep the
+ * rest of the pool and of the CPU.
  */
 export function webhookConcurrency(container: MedusaContainer): number {
   let n = sized.get(container)
@@ -51,7 +60,7 @@ export function webhookConcurrency(container: MedusaContainer): number {
     const explicit = configuredRegistrations(container)
       .map((r) => r.options?.webhooks.concurrency)
       .filter((c): c is number => typeof c === "number")
-    n = explicit.length ? Math.min(...explicit) : Math.max(1, Math.floor(poolMax(container) / 2))
+    n = explicit.length ? Math.min(...explicit) : Math.max(1, Math.min(DEFAULT_CONCURRENCY_CAP, Math.floor(poolMax(container) / 2)))
     sized.set(container, n)
   }
   return n

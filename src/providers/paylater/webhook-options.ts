@@ -7,8 +7,8 @@ import { wholeNumberOption } from "./reconcile-options"
 export interface WebhookOptionsInput {
   /**
    * At most this many verified notifications are settled at a time in one process (1-64). Unset:
-   * half of the database pool Medusa was configured with (knex's default pool of 10 gives 5), so a
-   * storm of notifications leaves the other half to checkouts and the admin.
+   * 2, or half of the database pool Medusa was configured with when that is smaller, so a storm of
+   * notifications leaves checkouts and the admin the rest of the pool and of the CPU.
    */
   webhookConcurrency?: number | string
   /**

@@ -24,12 +24,13 @@ function container(opts: { providerOptions?: object[]; poolMax?: number | null }
 }
 
 describe("webhook settlement slots", () => {
-  it("default to half the database pool the app was built with, at least one", () => {
-    expect(webhookConcurrency(container({ poolMax: 10 }))).toBe(5)
-    expect(webhookConcurrency(container({ poolMax: 30 }))).toBe(15)
+  it("default to 2, or half the database pool the app was built with when smaller, at least one", () => {
+    expect(webhookConcurrency(container({ poolMax: 10 }))).toBe(2)
+    expect(webhookConcurrency(container({ poolMax: 30 }))).toBe(2)
+    expect(webhookConcurrency(container({ poolMax: 3 }))).toBe(1)
     expect(webhookConcurrency(container({ poolMax: 1 }))).toBe(1)
     // No shared connection to read: Medusa's default pool of 10.
-    expect(webhookConcurrency(container({ poolMax: null }))).toBe(5)
+    expect(webhookConcurrency(container({ poolMax: null }))).toBe(2)
   })
 
   it("take the smallest webhookConcurrency a registration sets over the pool's share", () => {
