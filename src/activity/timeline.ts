@@ -196,7 +196,8 @@ function summarize(facts: ActivityFacts, session: ActivitySession, now: Date): A
     refunded_amount: refunded,
     paylater_status: lastStatusOf(row),
     paylater_checked_at: row?.last_status_at ? new Date(row.last_status_at).toISOString() : null,
-    failure_reason: row?.state === "declined" || row?.state === "expired" ? row.state : null,
+    // The card's own verdict (the ledger row's state through the one state decider), so the two agree.
+    failure_reason: state === "declined" || state === "expired" ? state : null,
     refund_window: computeRefundWindow({ paid_at: paidAt, captured_amount: captured, refunded_amount: refunded, now }),
   }
 }

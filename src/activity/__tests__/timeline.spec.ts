@@ -148,7 +148,7 @@ describe("buildOrderActivity", () => {
       attempt: ledgerRow("payses_1", { state: "open", expires_at: t(900), detail: { mobile_number_masked: "974*****021" } }),
     })
     const activity = buildOrderActivity(facts({ sessions: [rtp], payments: [] }), new Date(T0 + 3600_000))
-    expect(activity.paylater).toMatchObject({ method: "request_to_pay", state: "expired", mobile_number_masked: "974*****021", refund_window: null })
+    expect(activity.paylater).toMatchObject({ method: "request_to_pay", state: "expired", failure_reason: "expired", mobile_number_masked: "974*****021", refund_window: null })
     expect(activity.history.map((e) => e.kind)).toEqual(["request_sent", "expired"])
     expect(activity.history[0].detail).toBe("360.00 QAR, to 974*****021, PayLater order payses_1")
   })
