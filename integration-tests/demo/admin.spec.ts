@@ -67,7 +67,16 @@ describe("admin: the PayLater pages of the dashboard", () => {
   }
 
   async function sendRequest(mobile: string) {
-    await page.fill("#paylater-mobile", mobile)
+    // The dashboard may re-render the widget just after it appears (its order query settling) and
+    // drop what was typed, leaving Send disabled: type again until the widget holds the number.
+    for (let attempt = 1; ; attempt++) {
+      await page.fill("#paylater-mobile", mobile)
+      const enabled = await page
+        .waitForSelector("#paylater-rtp-send:not([disabled])", { timeout: 5_000 })
+        .then(() => true, () => false)
+      if (enabled) break
+      if (attempt === 3) throw new Error(`Send stayed disabled after typing ${mobile} three times`)
+    }
     await page.click("#paylater-rtp-send")
   }
 
