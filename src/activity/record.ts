@@ -1,4 +1,3 @@
-import { lastStatusOf } from "./attempt-facts"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ledgerModuleOf } from "../modules/paylater-ledger/resolve"
@@ -7,6 +6,7 @@ import { viewOfSession } from "../settlement/attempt-view"
 import type { SettlementResult } from "../settlement/settle"
 import { checkEvent, type CheckSource } from "./events"
 import { logRef } from "../lib/paylater"
+import { lastStatusOf } from "./attempt-facts"
 
 /**
  * Best effort, by design: the activity log is for people, the payment path must never wait on it or

@@ -57,12 +57,13 @@ export async function sendRefund(
   item: AttentionRecord,
   amount?: string
 ): Promise<void> {
+  const refundAmount = amount ?? item.amount
   if (item.payment_id) {
     await container.resolve(Modules.PAYMENT).refundPayment({
       payment_id: item.payment_id,
       // Always the ledger's two-decimal amount: Medusa's default (the payment's raw amount) may carry
       // more decimals than PayLater takes, and would be refused on every try.
-      ...((amount ?? item.amount) ? { amount: (amount ?? item.amount)! } : {}),
+      ...(refundAmount ? { amount: refundAmount } : {}),
       note: "PayLater: paid without an order, refunded automatically",
     })
     return

@@ -1,4 +1,3 @@
-import { lastStatusOf } from "../activity/attempt-facts"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { askPayLaterStatus } from "../activity/remote-status"
 import { checkEvent, type CheckOutcome } from "../activity/events"
@@ -9,6 +8,7 @@ import { isFinalView } from "../modules/paylater-ledger/attempt-state"
 import { viewOfSession } from "../settlement/attempt-view"
 import { readPayLaterSession } from "../medusa-records/session"
 import { settlePayLaterSession } from "../settlement/settle"
+import { lastStatusOf } from "../activity/attempt-facts"
 
 /**
  * "Check with PayLater now" for every PayLater session of an order.

@@ -20,7 +20,7 @@ const MEDUSA_DEFAULT_POOL_MAX = 10
  * Unset, at most two at a time, and never more than half the pool. A settlement is mostly CPU in
  * the one Node thread that also serves checkouts: bench/checkout-storm.js, quiet machine, 10,000
  * notifications: 5 at a time drained the backlog 22 s after the storm began but checkout p95 while
- * settling was 2.25x the quiet p95; 2 at a time drained it in 32 s with checkout at 1.84x. A shopper
+ * settling was 2.25x the quiet p95; 2 at a time drained it in 28-35 s with checkout at 1.42-1.84x. A shopper
  * waiting at checkout matters more than a notification PayLater already had its 200 for.
  */
 const DEFAULT_CONCURRENCY_CAP = 2

@@ -1,4 +1,3 @@
-import type { AttemptState } from "../../modules/paylater-ledger/attempt-state"
 import {
   AbstractPaymentProvider,
   MedusaError,
@@ -61,7 +60,7 @@ import { readWebhookBody } from "./webhook-input"
 import { ledgerPort, SIGNAL_CONTEXT_KEY, type AttemptRecord, type LedgerPort } from "../../modules/paylater-ledger/ledger-port"
 import { reportStatusAnswer } from "../../process/status-answer"
 import { LEDGER_PORT_SLOT } from "../../process/slot-keys"
-import type { AttemptKind, AttemptSignal } from "../../modules/paylater-ledger/attempt-state"
+import type { AttemptKind, AttemptSignal, AttemptState } from "../../modules/paylater-ledger/attempt-state"
 import { SIGNALS } from "../../modules/paylater-ledger/attempt-state"
 
 /** What a payment method needs to start collecting one attempt. */

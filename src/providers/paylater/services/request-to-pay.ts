@@ -1,10 +1,10 @@
-import type { AttemptState } from "../../../modules/paylater-ledger/attempt-state"
 import { PaymentSessionStatus } from "@medusajs/framework/utils"
 import { logRef, maskMobile, requestToPayRange, type PayLaterError, type PayLaterErrorCode, type PaymentStatus } from "../../../lib/paylater"
 import { PayLaterBaseProvider, type StartPaymentInput, type StartedPayment } from "../base"
 import type { PayLaterProviderOptions } from "../options"
 import { requestToPayError, unconfirmedRequestError } from "../request-to-pay/errors"
 import { mobileFromSessionData } from "../request-to-pay/mobile"
+import type { AttemptState } from "../../../modules/paylater-ledger/attempt-state"
 
 /**
  * Request to Pay: the request is pushed to the shopper's PayLater app (addressed by mobile number),
