@@ -2,6 +2,7 @@
 // on SIGUSR2 it runs a full garbage collection and writes the process's memory figures to
 // $BENCH_GC_REPORT, so the benchmark can measure what is really retained. Nothing else changes.
 const fs = require("node:fs")
+const v8 = require("node:v8")
 
 const target = process.env.BENCH_GC_REPORT
 if (target && typeof global.gc === "function") {
@@ -11,7 +12,7 @@ if (target && typeof global.gc === "function") {
     global.gc()
     const rssKb = Number(/^VmRSS:\s+(\d+)/m.exec(fs.readFileSync("/proc/self/status", "utf8"))?.[1])
     const tmp = `${target}.${process.pid}.tmp`
-    fs.writeFileSync(tmp, JSON.stringify({ at: Date.now(), vmRssKb: rssKb, ...process.memoryUsage() }))
+    fs.writeFileSync(tmp, JSON.stringify({ at: Date.now(), vmRssKb: rssKb, heapSizeLimit: v8.getHeapStatistics().heap_size_limit, ...process.memoryUsage() }))
     fs.renameSync(tmp, target)
   })
 }

@@ -22,7 +22,9 @@ const tmp = path.join(root, ".tmp")
 const say = (line) => process.stdout.write(`[stack] ${line}\n`)
 
 /**
- * @param {{ name: string, nodeArgs?: string[], nodeEnv?: string, sandbox?: object }} opts
+ * @param {{ name: string, nodeArgs?: string[], nodeEnv?: string, sandbox?: object,
+ *           wrap?: (command: string, args: string[]) => [string, string[]] }} opts
+ *   `wrap` starts the server through another command with the same pid (bench/lib/container.js).
  *   nodeEnv: Medusa's NODE_ENV (default "production": JSON request logs, no dev-only work; the demo
  *   uses development for the admin's Vite middleware, which a benchmark does not need).
  *   sandbox: extra sandbox options (e.g. `maxRecords` for a benchmark with more than 10,000 orders).
@@ -100,7 +102,8 @@ async function startStack(opts) {
     const cli = path.join(root, "node_modules", "@medusajs", "cli", "cli.js")
     // BENCH_NODE_ARGS: extra node flags for a diagnostic run, e.g. "--cpu-prof --cpu-prof-dir=.tmp/bench-prof".
     const nodeArgs = [...(opts.nodeArgs ?? []), ...(process.env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean)]
-    const server = supervisor.start("medusa", process.execPath, [...nodeArgs, cli, "start", "--port", String(medusaPort)], {
+    const [command, args] = (opts.wrap ?? ((c, a) => [c, a]))(process.execPath, [...nodeArgs, cli, "start", "--port", String(medusaPort)])
+    const server = supervisor.start("medusa", command, args, {
       cwd: root,
       env,
     })
