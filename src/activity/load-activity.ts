@@ -3,7 +3,7 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import type { PayLaterEventRecord } from "../modules/paylater-ledger/types"
 import { ledgerModuleOf } from "../modules/paylater-ledger/resolve"
 import type { PayLaterLedgerModuleService } from "../modules/paylater-ledger/service"
-import { toAmountText } from "../providers/paylater/money"
+import { storedAmountText } from "../providers/paylater/money"
 import { PAYLATER_PROVIDER } from "../medusa-records/session"
 import type { LedgerRow } from "./order-attempts"
 import { buildOrderActivity, type ActivityFacts, type ActivityPayment, type ActivitySession, type OrderActivity } from "./timeline"
@@ -13,10 +13,8 @@ type Row = Record<string, any>
 /** Attempts listed on the order card besides the ones holding its money, newest first. */
 const ATTEMPTS_SHOWN = 100
 
-function amount(row: Row | undefined, field = "amount"): string {
-  const raw = row?.[`raw_${field}`] ?? row?.[field] ?? 0
-  return toAmountText(raw)
-}
+/** Medusa's sessions, payments, captures and refunds keep their exact amount in `raw_amount` too. */
+const amount = (row: Row | undefined): string => storedAmountText({ amount: row?.amount ?? 0, raw_amount: row?.raw_amount })
 
 /**
  * The ledger's rows for the order card's attempt list. By collection: attempts whose session Medusa

@@ -1,6 +1,6 @@
 import { holdsOrderMoney, viewOf, type AttemptKind } from "../modules/paylater-ledger/attempt-state"
 import type { AttemptRecord } from "../modules/paylater-ledger/ledger-port"
-import { toAmountText } from "../providers/paylater/money"
+import { storedAmountText } from "../providers/paylater/money"
 
 /**
  * The order card's list of PayLater attempts, from the ledger: the attempt whose money the order
@@ -88,7 +88,7 @@ export function orderAttempts(rows: LedgerRow[], orderId: string, now: Date): Or
       kind: row.kind,
       session_id: row.session_id,
       outcome,
-      amount: toAmountText(row.raw_amount ?? row.amount),
+      amount: storedAmountText(row),
       currency_code: row.currency_code,
       created_at: row.created_at ? new Date(row.created_at).toISOString() : null,
       reference: row.paylater_ref ?? null,

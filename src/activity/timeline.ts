@@ -1,4 +1,4 @@
-import { toAmountText } from "../providers/paylater/money"
+import { storedAmountText } from "../providers/paylater/money"
 import type { PayLaterEventRecord } from "../modules/paylater-ledger/types"
 import { viewOfSession } from "../settlement/attempt-view"
 import { describeEvent, type ActivityTone } from "./events"
@@ -188,7 +188,7 @@ function summarize(facts: ActivityFacts, session: ActivitySession, now: Date): A
     reference: row?.paylater_ref ?? null,
     method: methodOf(session.provider_id),
     state,
-    amount: row ? toAmountText(row.raw_amount ?? row.amount) : session.amount,
+    amount: row ? storedAmountText(row) : session.amount,
     currency_code: session.currency_code,
     expires_at: row?.expires_at ? new Date(row.expires_at).toISOString() : null,
     mobile_number_masked: maskedNumberOf(row),
@@ -205,7 +205,7 @@ function summarize(facts: ActivityFacts, session: ActivitySession, now: Date): A
 function sessionEntries(facts: ActivityFacts, session: ActivitySession, now: Date): ActivityEntry[] {
   const row = session.attempt ?? null
   const rtp = methodOf(session.provider_id) === "request_to_pay"
-  const amount = row ? toAmountText(row.raw_amount ?? row.amount) : session.amount
+  const amount = row ? storedAmountText(row) : session.amount
   const masked = maskedNumberOf(row)
   const entries: ActivityEntry[] = [
     {

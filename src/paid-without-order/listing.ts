@@ -1,7 +1,7 @@
 import { Modules } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ledgerModuleOf } from "../modules/paylater-ledger/resolve"
-import { toAmountText } from "../providers/paylater/money"
+import { storedAmountText } from "../providers/paylater/money"
 import type { AttentionRecord } from "../modules/paylater-ledger/types"
 import type { PaidWithoutOrderPolicy } from "../providers/paylater/options"
 import { configuredRegistrations, registrationIdOf } from "../medusa-records/registrations"
@@ -125,7 +125,7 @@ export async function flagPaidWithoutOrder(
     paylater_order_id: row.paylater_order_id,
     session_id: sessionId,
     provider_id: row.provider_id ?? payment.provider_id,
-    amount: toAmountText(row.raw_amount ?? row.amount),
+    amount: storedAmountText(row),
     paid_at: new Date((row.last_status_at ?? payment.captured_at ?? payment.created_at ?? Date.now()) as string | Date),
     payment_id: row.payment_id ?? payment.id,
     payment_collection_id: collectionId,

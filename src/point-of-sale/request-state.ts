@@ -2,7 +2,7 @@ import { MathBN } from "@medusajs/framework/utils"
 import type { AttemptView } from "../modules/paylater-ledger/attempt-state"
 import { viewOfSession } from "../settlement/attempt-view"
 import type { OrderRequestContext } from "./order-context"
-import { toAmountText } from "../providers/paylater/money"
+import { storedAmountText } from "../providers/paylater/money"
 import { maskedNumberOf } from "../activity/attempt-facts"
 
 export interface OrderRequestState {
@@ -33,7 +33,7 @@ export function decideOrderRequest(context: OrderRequestContext, now: Date): Ord
         session_id: latest.session_id,
         // The ledger's record of the request, not the session's data (which the storefront can write).
         mobile_number_masked: maskedNumberOf(latest.attempt),
-        amount: latest.attempt ? toAmountText(latest.attempt.raw_amount ?? latest.attempt.amount) : null,
+        amount: latest.attempt ? storedAmountText(latest.attempt) : null,
       }
     : null
   return {

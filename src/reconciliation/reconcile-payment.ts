@@ -1,7 +1,7 @@
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { logRef } from "../lib/paylater"
-import { toAmountText } from "../providers/paylater/money"
+import { storedAmountText } from "../providers/paylater/money"
 import { recordAutomaticCheck } from "../activity/record"
 import { flagPaidWithoutOrder, PAID_WITHOUT_ORDER_NEXT_STEP } from "../paid-without-order/listing"
 import { settlePayLaterSession, type SettlementResult } from "../settlement/settle"
@@ -49,7 +49,7 @@ export async function reconcileSession(container: MedusaContainer, candidate: Se
     // Also listed by the settlement's announcement; repeated here (idempotent) in case that was lost.
     await flagPaidWithoutOrder(container, candidate.session_id, { signal: "reconciliation", error: result.error })
     logger.error(
-      `PayLater: payment ${logRef(result.session.attempt?.paylater_order_id ?? result.session.session_id)} (PayLater ref ${result.session.attempt?.paylater_ref ?? "?"}, ${result.session.attempt ? toAmountText(result.session.attempt.raw_amount ?? result.session.attempt.amount) : "?"} QAR) is paid and recorded, but cart ${logRef(result.cart_id)} could not be turned into an order (Settings → PayLater lists it). ` +
+      `PayLater: payment ${logRef(result.session.attempt?.paylater_order_id ?? result.session.session_id)} (PayLater ref ${result.session.attempt?.paylater_ref ?? "?"}, ${result.session.attempt ? storedAmountText(result.session.attempt) : "?"} QAR) is paid and recorded, but cart ${logRef(result.cart_id)} could not be turned into an order (Settings → PayLater lists it). ` +
         PAID_WITHOUT_ORDER_NEXT_STEP
     )
   } else if (outcome === "paid" && result.changed) {

@@ -4,7 +4,7 @@ import { isPayLaterError, logRef, type PayLaterApi } from "../lib/paylater"
 import type { AttemptRecord } from "../modules/paylater-ledger/ledger-port"
 import { askPayLaterNow } from "../modules/paylater-ledger/attempt-state"
 import { ledgerModuleOf } from "../modules/paylater-ledger/resolve"
-import { toAmountText } from "../providers/paylater/money"
+import { storedAmountText } from "../providers/paylater/money"
 import { flagPaidAttempt, flagPaidWithoutOrder, PAID_WITHOUT_ORDER_NEXT_STEP, recordedPaymentOf } from "../paid-without-order/listing"
 import { ownersOf } from "../medusa-records/owners"
 import { clientForRegistration, configuredRegistrations, registrationIdOf } from "../medusa-records/registrations"
@@ -111,7 +111,7 @@ async function listPaidDetached(container: MedusaContainer, row: AttemptRecord, 
     paylater_order_id: row.paylater_order_id,
     session_id: row.session_id,
     provider_id: registration?.provider_id ?? row.provider_id ?? "pp_paylater_unknown",
-    amount: toAmountText(row.raw_amount ?? row.amount),
+    amount: storedAmountText(row),
     paid_at: new Date(row.last_status_at ?? Date.now()),
     payment_collection_id: row.payment_collection_id,
     cart_id: row.cart_id,

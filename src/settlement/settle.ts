@@ -354,15 +354,17 @@ async function settle(container: MedusaContainer, input: SettleInput): Promise<S
     return quick
   }
   return underLock(container, `paylater:settle:${before.session_id}`, SETTLE_LOCK_WAIT_SECONDS, () => fromRecord(before, false), async () => {
-    // Another signal may have settled it while we waited for the lock.
-    const current = await rereadSessionRow(container, before)
-    if (!current.cart_id) {
+    // Another signal may have settled it while we waited for the lock: read it again. A session's
+    // collection keeps its cart, so `before.cart_id` still says which read that takes.
+    if (!before.cart_id) {
+      const current = await rereadSessionRow(container, before)
       return (await settledWithoutAsking(container, current, input)) ?? (await askAndApply(container, current, input))
     }
-    const latest = await readPayLaterSession(container, current.session_id)
+    const latest = await readPayLaterSession(container, before.session_id)
     if (!latest) {
-      // Deleted while we waited (the paid session of a double submit drops the others): its row.
-      return current.attempt ? settleDetachedAttempt(container, current.attempt, input) : fromRecord(current, false)
+      // Deleted while we waited (the paid session of a double submit drops the others): its row as it is now.
+      const gone = await rereadSessionRow(container, before)
+      return gone.attempt ? settleDetachedAttempt(container, gone.attempt, input) : fromRecord(gone, false)
     }
     if (latest.cart_id && latest.order_id) {
       // The order was placed meanwhile: this attempt holds its money or is the extra payment.

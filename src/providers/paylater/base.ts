@@ -43,7 +43,7 @@ import {
 import { payLaterClientFor } from "./clients"
 import { assertEligible, assertStoreStartChecked, lookUpEligibility, lookUpWanted, type PaymentKind } from "./eligibility"
 import { toMedusaError } from "./errors"
-import { amountEquals, isPositive, isWithin, toAmountText, toExactRefundAmount } from "./money"
+import { amountEquals, isPositive, isWithin, storedAmountText, toAmountText, toExactRefundAmount } from "./money"
 import { warnOnce } from "./production-guard"
 import { resolveProviderOptions, type PayLaterProviderOptions, type ResolvedProviderOptions } from "./options"
 import {
@@ -214,7 +214,7 @@ export abstract class PayLaterBaseProvider extends AbstractPaymentProvider<PayLa
     const sessionId = this.sessionIdOf(data, input.context)
     // Which attempt is current is the ledger's to say, not the session data's.
     const current = await this.ledger().currentAttemptOf(sessionId)
-    if (current && current.state !== "never_started" && amountEquals(toAmountText(current.raw_amount ?? current.amount), amount)) {
+    if (current && current.state !== "never_started" && amountEquals(storedAmountText(current), amount)) {
       return { data }
     }
     if (current && current.state !== "never_started") {
@@ -309,7 +309,7 @@ export abstract class PayLaterBaseProvider extends AbstractPaymentProvider<PayLa
       amount,
       medusaRefundId: input.context?.idempotency_key,
       payment: { id: row.payment_id ?? null, payment_collection_id: row.payment_collection_id ?? null },
-      capturedAmount: toAmountText(row.raw_amount ?? row.amount),
+      capturedAmount: storedAmountText(row),
       staleAfterMs: refundStaleAfterMs(this.settings_.config),
     })
     return { data: refunded }

@@ -27,6 +27,14 @@ export function toAmountText(amount: BigNumberInput): string {
 }
 
 /**
+ * What a ledger row holds, as two-decimal QAR text: its exact stored value (`raw_amount`, Medusa's
+ * BigNumber column) when loaded, else the numeric column.
+ */
+export function storedAmountText(row: { amount: BigNumberInput; raw_amount?: BigNumberInput | null }): string {
+  return toAmountText(row.raw_amount ?? row.amount)
+}
+
+/**
  * A refund amount as entered, exactly: PayLater moves whole dirhams, so 33.335 is refused rather
  * than sent as 33.34 (and 99.995 of a 100.00 payment never becomes a full refund by rounding).
  */
