@@ -20,7 +20,7 @@ const { startStack } = require("./lib/stack")
 const { openStore, payLaterCheckout } = require("./lib/checkout")
 const { signedBodies } = require("./lib/webhooks")
 const { round } = require("./lib/load")
-const { waitUntilIdle } = require("./lib/proc")
+const { waitUntilIdle, alive } = require("./lib/proc")
 const { backlogProbe, readBacklog, waitForSettled } = require("./lib/backlog")
 const { bounded, median, percentile, round: r2 } = require("./lib/stats")
 const { report, machine } = require("./lib/report")
@@ -102,7 +102,11 @@ async function main() {
     const settled = acks.then(async (res) => {
       if (res.ok2xx !== WEBHOOKS) throw new Error(`${WEBHOOKS - res.ok2xx} of ${WEBHOOKS} webhooks not answered 2xx`)
       // At least the storm; the shoppers' own notifications join the same line.
-      const done = await waitForSettled(probe.file, startCount + WEBHOOKS, { onSample: (s) => (longestWait = Math.max(longestWait, s.waiting)) })
+      const done = await waitForSettled(probe.file, startCount + WEBHOOKS, {
+        onSample: (s) => (longestWait = Math.max(longestWait, s.waiting)),
+        stopIf: () =>
+          container?.killed() ? `the server was killed by the ${CONTAINER_MIB} MiB container's memory limit` : alive(stack.medusaPid) ? null : "the server exited",
+      })
       drained = true
       return done
     })
@@ -128,7 +132,7 @@ async function main() {
     const fmt = (s) => (s ? `p95 ${s.p95} ms (median ${s.median}, n ${s.n})` : "none")
     report("checkout-storm", {
       goal: `PayLater checkout p95 while ${WEBHOOKS} webhooks are settled <= ${GOAL}x the quiet p95 of the same run`,
-      met: ratio !== null && ratio <= GOAL && settling.length >= 5 && !(container?.oomKills() > 0),
+      met: ratio !== null && ratio <= GOAL && settling.length >= 5 && !container?.killed(),
       headline:
         `quiet ${fmt(quiet)}; while settling ${fmt(settlingStats)}${ratio === null ? "" : ` = ${ratio}x`}; ` +
         `during the acknowledgements ${fmt(acksStats)}; whole storm ${fmt(storm)} = ${wholeRatio}x; ` +
@@ -154,9 +158,16 @@ async function main() {
         machineAtStart: before,
       },
     })
+  } catch (error) {
+    // A request that failed because the kernel killed the server says so, not only "socket hang up".
+    if (container?.killed()) throw new Error(`the server was killed by the ${CONTAINER_MIB} MiB container's memory limit: ${error.message}`)
+    throw error
   } finally {
-    await stack.stop()
-    container?.remove()
+    try {
+      await stack.stop()
+    } finally {
+      container?.remove()
+    }
   }
 }
 

@@ -26,7 +26,7 @@ const { startStack } = require("./lib/stack")
 const { openStore, payLaterCheckout } = require("./lib/checkout")
 const { signedBodies } = require("./lib/webhooks")
 const { round } = require("./lib/load")
-const { rssMiB, waitUntilIdle, sleep } = require("./lib/proc")
+const { rssMiB, waitUntilIdle, sleep, alive } = require("./lib/proc")
 const { backlogProbe, readBacklog, waitForSettled } = require("./lib/backlog")
 const { bounded, round: r2 } = require("./lib/stats")
 const { report, machine, RESULTS_DIR } = require("./lib/report")
@@ -81,6 +81,13 @@ async function main() {
   }
   const pid = stack.medusaPid
   const oomKills = () => (contained ? container.oomKills() : 0)
+  // Why the server can settle nothing more, if it cannot: killed by the container's limit, or gone.
+  const deadReason = (route) =>
+    contained && container.killed()
+      ? `the server was killed by the ${CONTAINER_MIB} MiB container's memory limit during the storm on ${route}`
+      : alive(pid)
+        ? null
+        : `the server exited during the storm on ${route}`
   try {
     const store = await openStore(stack)
     const sessionIds = []
@@ -104,14 +111,19 @@ async function main() {
       }, 250)
       try {
         const res = await round({ url: stack.backend, method: "POST", path: route, bodies, connections: 10, amount })
-        if (oomKills() > 0) throw new Error(`the server was killed by the ${CONTAINER_MIB} MiB container's memory limit during the storm on ${route}`)
+        const dead = deadReason(route)
+        if (dead) throw new Error(dead)
         if (res.ok2xx !== amount) throw new Error(`${amount - res.ok2xx} of ${amount} webhooks not answered 2xx on ${route}`)
         phase = "settling"
-        const settled = await waitForSettled(probe.file, startCount + amount, { onSample: (s) => (longestWait = Math.max(longestWait, s.waiting)) })
+        const settled = await waitForSettled(probe.file, startCount + amount, {
+          onSample: (s) => (longestWait = Math.max(longestWait, s.waiting)),
+          stopIf: () => deadReason(route),
+        })
         // Medusa's own subscribers of the core event may still be at work: wait for the CPU too.
         const idle = await waitUntilIdle(pid, { minMs: 1000, maxMs: 300_000 })
         if (!idle.settled) throw new Error(`the server did not go idle after the storm on ${route}`)
-        if (oomKills() > 0) throw new Error(`the server was killed by the ${CONTAINER_MIB} MiB container's memory limit while settling ${route}`)
+        const deadAfter = deadReason(route)
+        if (deadAfter) throw new Error(deadAfter)
         return {
           acksPerS: r2(res.rps, 0),
           settledAfterLastAckS: r2(settled.waitedMs / 1000, 1),
@@ -146,12 +158,12 @@ async function main() {
     const heapGrowth = r2(after.heapUsedMiB - idle.heapUsedMiB, 1)
     const signed = (n) => `${n >= 0 ? "+" : ""}${n}`
     const where = contained
-      ? `in a ${CONTAINER_MIB} MiB container (Node's heap limit ${idle.heapLimitMiB} MiB; container peak ${r2(container.peakMiB(), 0)} MiB with page cache, ${oomKills()} OOM kills)`
+      ? `in a ${CONTAINER_MIB} MiB container (Node's heap limit ${idle.heapLimitMiB} MiB; the kernel's own charge to it at most ${r2(container.peakMiB(), 0)} MiB, ${oomKills()} OOM kills)`
       : `uncontained (Node's heap limit ${idle.heapLimitMiB} MiB${container.unavailable === "BENCH_MEM_CONTAINER_MIB=0" ? "" : `; no container: ${container.unavailable}`})`
     const phases = (run, base) => `acking ${signed(r2(run.peakWhileAckingMiB - base, 1))}, settling ${signed(r2(run.peakWhileSettlingMiB - base, 1))}`
     report("webhook-memory", {
       goal: `peak RSS <= idle + ${PEAK_GOAL_MIB} MiB while ${WEBHOOKS} webhooks are acknowledged and settled, every one settled, no OOM kill; RSS growth < ${GROWTH_GOAL_MIB} MB after GC`,
-      met: peakOver <= PEAK_GOAL_MIB && ours.settled === WEBHOOKS && growth < GROWTH_GOAL_MIB && oomKills() === 0,
+      met: peakOver <= PEAK_GOAL_MIB && ours.settled === WEBHOOKS && growth < GROWTH_GOAL_MIB && !(contained && container.killed()),
       headline:
         `${where}: peak RSS ${ours.peakRssMiB} MiB = idle ${idle.vmRssMiB} ${signed(peakOver)} MiB (${phases(ours, idle.vmRssMiB)}); ` +
         `core /hooks/payment: ${core.peakRssMiB} MiB = idle ${after.vmRssMiB} ${signed(corePeakOver)} (${phases(core, after.vmRssMiB)}); ` +
@@ -175,9 +187,16 @@ async function main() {
         machineAtStart: before,
       },
     })
+  } catch (error) {
+    // A request that failed because the kernel killed the server says so, not only "socket hang up".
+    if (contained && container.killed()) throw new Error(`the server was killed by the ${CONTAINER_MIB} MiB container's memory limit: ${error.message}`)
+    throw error
   } finally {
-    await stack.stop()
-    if (contained) container.remove()
+    try {
+      await stack.stop()
+    } finally {
+      if (contained) container.remove()
+    }
   }
 }
 

@@ -25,12 +25,15 @@ function readBacklog(file) {
 
 /**
  * Resolves once at least `target` settlements have completed and nothing is running or waiting;
- * `onSample` sees every reading (e.g. to track the longest wait line). Throws after `maxMs`.
+ * `onSample` sees every reading (e.g. to track the longest wait line). Throws after `maxMs`, or as
+ * soon as `stopIf` gives a reason (the server died: nothing more will be settled).
  */
-async function waitForSettled(file, target, { maxMs = 900_000, onSample } = {}) {
+async function waitForSettled(file, target, { maxMs = 900_000, onSample, stopIf } = {}) {
   const start = Date.now()
   let last = null
   while (Date.now() - start < maxMs) {
+    const stop = stopIf?.()
+    if (stop) throw new Error(`${stop} while waiting for the webhook backlog (last: ${JSON.stringify(last)}, wanted ${target} completed)`)
     const now = readBacklog(file)
     if (now && now.at !== last?.at) {
       last = now

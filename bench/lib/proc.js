@@ -19,6 +19,16 @@ function rssMiB(pid) {
   return kb / 1024
 }
 
+/** Whether the process still exists (signal 0 only checks). */
+function alive(pid) {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return error.code === "EPERM"
+  }
+}
+
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
 
 /**
@@ -41,4 +51,4 @@ async function waitUntilIdle(pid, { minMs = 0, maxMs = 60_000, windowMs = 1000, 
   return { waitedMs: Date.now() - start, settled: false }
 }
 
-module.exports = { cpuMs, rssMiB, waitUntilIdle, sleep }
+module.exports = { cpuMs, rssMiB, waitUntilIdle, sleep, alive }
