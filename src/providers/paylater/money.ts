@@ -27,8 +27,9 @@ export function toAmountText(amount: BigNumberInput): string {
 }
 
 /**
- * What a ledger row holds, as two-decimal QAR text: its exact stored value (`raw_amount`, Medusa's
- * BigNumber column) when loaded, else the numeric column.
+ * What a stored record holds (a ledger row, or Medusa's session, payment, capture or refund), as
+ * two-decimal QAR text: its exact value (`raw_amount`, the BigNumber column) when loaded, else the
+ * numeric column.
  */
 export function storedAmountText(row: { amount: BigNumberInput; raw_amount?: BigNumberInput | null }): string {
   return toAmountText(row.raw_amount ?? row.amount)
