@@ -1,63 +1,108 @@
 import { Modules } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { holdsOrderMoney } from "../modules/paylater-ledger/attempt-state"
 import type { AttemptRecord } from "../modules/paylater-ledger/ledger-port"
 import { ledgerModuleOf } from "../modules/paylater-ledger/resolve"
+import { decideOwner, ownerSentence, type CollectionMoney, type Owner } from "../modules/paylater-ledger/whose-money"
 import { ownersOf } from "./owners"
 import { PAYLATER_PROVIDER } from "./session"
 
 /**
- * Records which attempt holds a placed order's money, from Medusa's own records: the PayLater payment
- * of the order's collection whose capture the order's transactions hold (completion adds them for the
- * payment it authorized), its `payment_session_id`, that session's paid attempt in the ledger. Never
- * "the latest attempt" nor the first payment: a payment whose completion failed (sold out) stays on
- * the collection, a session the storefront started after the order or a second live session is not
- * the order's. Idempotent; returns the owner's row, null when the order holds no PayLater payment,
- * and undefined while it cannot be told yet: the order exists but its transactions are not written
- * (a completion in flight). Callers must then neither list nor refund anything of the cart.
+ * Medusa's records of one payment collection's money, read now: the order it belongs to (the cart's
+ * order, or the point-of-sale order itself), its payments, and which of them the order's
+ * transactions hold a capture of.
  */
-export async function recordOrderOwner(
-  container: MedusaContainer,
-  placed: { order_id: string; payment_collection_id: string }
-): Promise<AttemptRecord | null | undefined> {
-  const ledger = ledgerModuleOf(container)
-  if (!ledger) return null
-  const payments = (
-    await container.resolve(Modules.PAYMENT).listPayments(
-      { payment_collection_id: placed.payment_collection_id } as never,
-      { select: ["id", "provider_id", "payment_session_id", "canceled_at"], relations: ["captures"] }
-    )
-  ).filter((p) => PAYLATER_PROVIDER.test(p.provider_id) && !p.canceled_at)
+export async function collectionMoneyOf(container: MedusaContainer, collectionId: string): Promise<CollectionMoney> {
+  const [owners, payments] = await Promise.all([
+    ownersOf(container, [collectionId]),
+    container.resolve(Modules.PAYMENT).listPayments({ payment_collection_id: collectionId } as never, {
+      select: ["id", "provider_id", "payment_session_id", "canceled_at", "created_at"],
+      relations: ["captures"],
+    }),
+  ])
+  const orderId = owners.get(collectionId)?.order_id ?? null
   const captureIds = payments.flatMap((p) => (p.captures ?? []).filter(Boolean).map((c) => c.id))
-  if (!captureIds.length) return null
-  const held = await container
-    .resolve(Modules.ORDER)
-    .listOrderTransactions({ order_id: placed.order_id, reference: "capture", reference_id: captureIds }, { select: ["reference_id"] })
-  if (!held.length) return undefined
+  const orders = container.resolve(Modules.ORDER)
+  const [order, held] = orderId
+    ? await Promise.all([
+        orders.listOrders({ id: orderId }, { select: ["id", "created_at"], take: 1 }).then(([o]) => o ?? null),
+        captureIds.length
+          ? orders.listOrderTransactions({ order_id: orderId, reference: "capture", reference_id: captureIds }, { select: ["reference_id"] })
+          : Promise.resolve([]),
+      ])
+    : [null, []]
   const heldIds = new Set(held.map((t) => t.reference_id))
-  const payment = payments.find((p) => (p.captures ?? []).some((c) => c && heldIds.has(c.id)))
-  const sessionId = (payment as { payment_session_id?: string } | undefined)?.payment_session_id
-  if (!payment || !sessionId) return null
-  const rows = await ledger.attemptsOfSession(sessionId)
-  // The attempt authorizePayment asked about: the session's paid one not superseded, else its paid one.
-  const row = rows.find((r) => r.state === "paid" && !r.superseded_by) ?? rows.find((r) => r.state === "paid")
-  if (!row) return null
-  if (holdsOrderMoney(row) && row.order_id === placed.order_id && row.payment_id === payment.id) return row
-  return ledger.recordOrderOwner(row.paylater_order_id, { order_id: placed.order_id, payment_id: payment.id })
+  return {
+    order: order ? { id: order.id, created_at: order.created_at as Date } : null,
+    payments: payments.map((p) => ({
+      id: p.id,
+      session_id: (p as { payment_session_id?: string | null }).payment_session_id ?? null,
+      paylater: PAYLATER_PROVIDER.test(p.provider_id),
+      canceled: !!p.canceled_at,
+      created_at: p.created_at as Date,
+      held: (p.captures ?? []).some((c) => c && heldIds.has(c.id)),
+    })),
+  }
+}
+
+/** The collection a row's session belongs to (also for a session Medusa deleted). */
+async function collectionOfRow(container: MedusaContainer, row: AttemptRecord): Promise<string | null> {
+  if (row.payment_collection_id) return row.payment_collection_id
+  const [session] = await container
+    .resolve(Modules.PAYMENT)
+    .listPaymentSessions({ id: row.session_id }, { select: ["id", "payment_collection_id"], take: 1, withDeleted: true } as never)
+  return session?.payment_collection_id ?? null
 }
 
 /**
- * Whether an order holds this attempt's money: recorded on its row, or (an order placed by Medusa's
- * own completion that no settlement saw yet) recorded now from the collection's placed order.
+ * Whose money this attempt is, decided now from its row and Medusa's records of its collection's
+ * order (modules/paylater-ledger/whose-money.ts). When the order holds it and that is not recorded
+ * yet, it is recorded on the row (the only writer of a row's `order_id`), and the row's open items
+ * on Settings → PayLater close with a note: from then on it is the order's, whatever happens to
+ * sessions or carts. Every money action calls this at the moment it acts.
  */
-export async function heldByAnOrder(container: MedusaContainer, paylaterOrderId: string, paymentCollectionId: string | null): Promise<boolean> {
-  const row = (await ledgerModuleOf(container)?.findAttempt(paylaterOrderId)) ?? null
-  if (holdsOrderMoney(row)) return true
-  const collectionId = paymentCollectionId ?? row?.payment_collection_id ?? null
-  if (!collectionId) return false
-  const owner = (await ownersOf(container, [collectionId])).get(collectionId)
-  if (!owner?.order_id) return false
-  const recorded = await recordOrderOwner(container, { order_id: owner.order_id, payment_collection_id: collectionId })
-  // Not told yet (a completion in flight): held, so nothing is listed or refunded until it can be.
-  return recorded === undefined || recorded?.paylater_order_id === paylaterOrderId
+export async function whoseMoney(container: MedusaContainer, row: AttemptRecord, now: Date = new Date()): Promise<Owner> {
+  const quick = decideOwner(row, null, now)
+  if (quick.owner === "not_paid" || quick.owner === "this_order") return quick
+  const collectionId = await collectionOfRow(container, row)
+  const owner = decideOwner(row, collectionId ? await collectionMoneyOf(container, collectionId) : null, now)
+  if (owner.owner === "this_order") await recordOwner(container, row, owner)
+  return owner
+}
+
+async function recordOwner(container: MedusaContainer, row: AttemptRecord, owner: Extract<Owner, { owner: "this_order" }>): Promise<void> {
+  const ledger = ledgerModuleOf(container)
+  if (!ledger) return
+  await ledger.recordOrderOwner(row.paylater_order_id, { order_id: owner.order_id, payment_id: owner.payment_id })
+  await ledger.closeAttentionOfAttempt(row.paylater_order_id, `${ownerSentence(owner)} Nothing refunded.`)
+}
+
+/**
+ * After an order was placed from a collection: records which of the collection's paid attempts holds
+ * its money (completion's critical section, and a later signal seeing an order Medusa's own
+ * completion placed). Returns that attempt's row, null when the order holds no PayLater payment of
+ * the collection, and undefined while that cannot be told yet (decideOwner's bounded "cannot tell").
+ */
+export async function recordOrderOwner(
+  container: MedusaContainer,
+  placed: { order_id: string; payment_collection_id: string },
+  now: Date = new Date()
+): Promise<AttemptRecord | null | undefined> {
+  const ledger = ledgerModuleOf(container)
+  if (!ledger) return null
+  const money = await collectionMoneyOf(container, placed.payment_collection_id)
+  if (money.order?.id !== placed.order_id) return null
+  const sessions = [...new Set(money.payments.filter((p) => p.paylater && !p.canceled && p.session_id).map((p) => p.session_id!))]
+  let unsure = false
+  for (const sessionId of sessions) {
+    const rows = await ledger.attemptsOfSession(sessionId)
+    // The attempt authorizePayment asked about: the session's paid one not superseded, else its paid one.
+    const row = rows.find((r) => r.state === "paid" && !r.superseded_by) ?? rows.find((r) => r.state === "paid")
+    const owner = decideOwner(row, money, now)
+    if (owner.owner === "this_order" && row) {
+      if (!owner.recorded) await recordOwner(container, row, owner)
+      return owner.recorded ? row : await ledger.findAttempt(row.paylater_order_id)
+    }
+    if (owner.owner === "cannot_tell") unsure = true
+  }
+  return unsure ? undefined : null
 }

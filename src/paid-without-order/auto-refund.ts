@@ -7,8 +7,9 @@ import type { PayLaterLedgerModuleService } from "../modules/paylater-ledger/ser
 import type { AttentionRecord } from "../modules/paylater-ledger/types"
 import { sendGuardedRefund } from "../providers/paylater/refund-guard"
 import { clientForRegistration, configuredRegistrations, registrationIdOf } from "../medusa-records/registrations"
-import { completionLockKey } from "./refund-plan"
-import { heldByAnOrder } from "../medusa-records/order-owner"
+import { CartBusyError, underCartMoneyLocks } from "./cart-locks"
+import { whoseMoney } from "../medusa-records/order-owner"
+import { ownerSentence } from "../modules/paylater-ledger/whose-money"
 import { afterFailure, isAbandoned, isDue, readPlan, startRefund, type AutoRefund } from "./refund-plan"
 
 /**
@@ -23,7 +24,6 @@ export type AutoRefundOutcome = "refunded" | "retry_later" | "outcome_unknown" |
 
 // A refund call takes at most a few timeouts; the item's lock outlives it.
 const ITEM_LOCK_SECONDS = 300
-const CART_LOCK_WAIT_SECONDS = 5
 
 async function savePlan(ledger: PayLaterLedgerModuleService, item: AttentionRecord, plan: AutoRefund): Promise<void> {
   await ledger.updatePayLaterAttentions({ id: item.id, detail: { ...item.detail, auto_refund: plan }, summary: summaryFor(item.summary, plan) })
@@ -106,11 +106,17 @@ async function refundOne(container: MedusaContainer, ledger: PayLaterLedgerModul
   if (!item || item.status !== "open" || !plan || !isDue(plan, now)) {
     return "skipped"
   }
-  if (item.paylater_order_id && (await heldByAnOrder(container, item.paylater_order_id, item.payment_collection_id ?? null))) {
+  // Whose money it is, decided now, under the cart's locks: no completion can change it meanwhile.
+  const row = item.paylater_order_id ? await ledger.findAttempt(item.paylater_order_id) : null
+  const owner = row ? await whoseMoney(container, row, now) : null
+  if (owner?.owner === "this_order") {
     // An order holds this very payment (a retried completion placed it): it is the order's, never refunded.
-    await savePlan(ledger, item, { ...plan, state: "stopped", next_attempt_at: null, last_error: null })
-    await ledger.resolveAttention(item.id, { resolution: "resolved", note: "The order was placed with this payment after all; nothing refunded." })
+    await ledger.closeAttentionOfAttempt(row!.paylater_order_id, `${ownerSentence(owner)} Nothing refunded.`)
     return "order_placed"
+  }
+  if (owner?.owner === "cannot_tell") {
+    // An order was placed this minute: the next run decides (the plan stays due).
+    return "retry_later"
   }
   if (item.paylater_order_id && item.amount && MathBN.gte(await ledger.refundedAmount(item.paylater_order_id), item.amount)) {
     // Refunded already (Medusa's own completion refunds when it fails late enough, or an operator did).
@@ -132,7 +138,7 @@ async function refundOne(container: MedusaContainer, ledger: PayLaterLedgerModul
     ledger,
     item,
     { ...plan, state: "refunded", tries: plan.tries + 1, next_attempt_at: null },
-    `Refunded ${item.amount} QAR in full automatically (paid without an order).`
+    `Refunded ${item.amount} QAR in full automatically. ${owner ? ownerSentence(owner) : "No order holds this payment."}`
   )
 }
 
@@ -169,26 +175,14 @@ export async function runPaidWithoutOrderRefunds(
       continue
     }
     try {
-      // Under the cart's lock too: no completion of the cart can start while its money goes back.
-      let started = false
-      const work = () => {
-        started = true
-        return refundOne(container, ledger, item.id, now)
-      }
-      // The completion lock first, as settlement takes it (settlement/completion.ts): the refund and the
-      // completion of the same cart never overlap, and never wait on each other crosswise.
-      const cartId = item.cart_id
-      const outcome = cartId
-        ? await locking
-            .execute(completionLockKey(cartId), () => locking.execute(cartId, work, { timeout: CART_LOCK_WAIT_SECONDS }), {
-              timeout: CART_LOCK_WAIT_SECONDS,
-            })
-            .catch((error: unknown) => {
-            // The cart is being completed right now: the next run looks again.
-            if (!started) return "skipped" as const
-            throw error
-          })
-        : await work()
+      // Under the cart's locks too: no completion of the cart can start while its money goes back.
+      const outcome = await underCartMoneyLocks(container, item.cart_id, () => refundOne(container, ledger, item.id, now)).catch(
+        (error: unknown) => {
+          // The cart is being completed right now: the next run looks again.
+          if (error instanceof CartBusyError) return "skipped" as const
+          throw error
+        }
+      )
       results.push({ id: item.id, outcome })
     } finally {
       await locking.release(key, { ownerId }).catch(() => undefined)

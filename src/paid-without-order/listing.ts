@@ -6,7 +6,8 @@ import type { AttentionRecord } from "../modules/paylater-ledger/types"
 import type { PaidWithoutOrderPolicy } from "../providers/paylater/options"
 import { configuredRegistrations, registrationIdOf } from "../medusa-records/registrations"
 import { ownersOf } from "../medusa-records/owners"
-import { heldByAnOrder } from "../medusa-records/order-owner"
+import { whoseMoney } from "../medusa-records/order-owner"
+import { ownerSentence } from "../modules/paylater-ledger/whose-money"
 import { PAYLATER_PROVIDER } from "../medusa-records/session"
 import { blocksCompletion, planFor, readPlan, type AutoRefund } from "./refund-plan"
 
@@ -56,21 +57,27 @@ export interface PaidAttempt {
 
 /**
  * Lists one paid attempt without an order (idempotent: the same PayLater order gives the same row).
- * The one gate to the list: an attempt whose money an order holds is never listed, and when the
- * cart is an order with another payment this one is the extra: the shopper paid twice.
+ * The one gate to the list, decided now by the owner decision (whoseMoney): money an order holds is
+ * never listed; when the cart is an order held by another payment (PayLater's or another method's)
+ * this one is the extra: the shopper paid twice. While the owner cannot be told yet (an order being
+ * placed this second) it is listed too: the list re-decides when it is read and when it acts.
  */
 export async function flagPaidAttempt(container: MedusaContainer, paid: PaidAttempt): Promise<AttentionRecord | null> {
   const ledger = ledgerModuleOf(container)
   if (!ledger) return null
-  if (await heldByAnOrder(container, paid.paylater_order_id, paid.payment_collection_id ?? null)) return null
-  const owner = paid.payment_collection_id ? (await ownersOf(container, [paid.payment_collection_id])).get(paid.payment_collection_id) : null
-  if (owner?.order_id) {
+  const row = await ledger.findAttempt(paid.paylater_order_id)
+  const owner = row ? await whoseMoney(container, row) : ({ owner: "no_order" } as const)
+  if (owner.owner === "this_order" || owner.owner === "not_paid") return null
+  if (owner.owner === "extra") {
+    const cartId = paid.cart_id ?? row?.cart_id ?? null
     paid = {
       ...paid,
-      cart_id: paid.cart_id ?? owner.cart_id,
+      cart_id: cartId,
       order_id: owner.order_id,
-      reason: `cart ${owner.cart_id ?? paid.cart_id ?? "?"} became order ${owner.order_id} with another payment, so the shopper paid twice`,
+      reason: `cart ${cartId ?? "?"} became order ${owner.order_id} with another payment, so the shopper paid twice`,
     }
+  } else if (owner.owner === "cannot_tell") {
+    paid = { ...paid, order_id: owner.order_id, reason: `${paid.reason}; ${ownerSentence(owner)}` }
   }
   const plan = planFor(policyOf(container, paid.provider_id), paid.paid_at)
   return ledger.flagForAttention("paid_without_order", {

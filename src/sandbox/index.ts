@@ -268,14 +268,3 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<PayLaterS
   await sandbox.listen()
   return sandbox
 }
-
-/** Where the plugin's client should point, for a given sandbox. */
-export function sandboxEndpoints(sandbox: Pick<PayLaterSandbox, "url">) {
-  return {
-    apiBaseUrl: sandbox.url,
-    tokenUrl: `${sandbox.url}${TOKEN_PATH}`,
-    operationsUrl: `${sandbox.url}${API_BASE_PATH}`,
-    shopperAppUrl: `${sandbox.url}/app`,
-    controlUrl: `${sandbox.url}/__sandbox`,
-  }
-}

@@ -22,7 +22,7 @@ export type CompletionOutcome = { order_id: string } | { order_id: null; error: 
 export async function completeUnlessRefunded(container: MedusaContainer, context: PayLaterSessionContext): Promise<CompletionOutcome> {
   const cartId = context.cart_id!
   const orderId = context.attempt?.paylater_order_id
-  const backoff = completionBackoffOf(context.attempt?.detail)
+  const backoff = completionBackoffOf(context.attempt)
   if (!completionDue(backoff, new Date())) {
     return { order_id: null, error: backoff!.last_error, tried: false }
   }

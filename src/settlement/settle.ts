@@ -7,7 +7,8 @@ import { ledgerModuleOf } from "../modules/paylater-ledger/resolve"
 import { recordOrderCaptures } from "./order-captures"
 import { viewOfSession } from "./attempt-view"
 import { completeUnlessRefunded } from "./completion"
-import { recordOrderOwner } from "../medusa-records/order-owner"
+import { recordOrderOwner, whoseMoney } from "../medusa-records/order-owner"
+import { heldByNoOrder } from "../modules/paylater-ledger/whose-money"
 import { settleDetachedAttempt } from "./detached-attempt"
 import { recordedPaymentOf } from "../paid-without-order/listing"
 import { readPayLaterSession, type PayLaterSessionContext } from "../medusa-records/session"
@@ -206,6 +207,7 @@ async function askAndApply(
   }
   const completion = await completeUnlessRefunded(container, current)
   if (completion.order_id !== null) {
+    await listIfExtra(container, current, input)
     return { outcome: "paid", order_id: completion.order_id, session: { ...current, order_id: completion.order_id }, asked, changed: true }
   }
   if (completion.tried) {
@@ -302,24 +304,36 @@ async function underLock<T>(container: MedusaContainer, key: string, seconds: nu
 }
 
 /**
- * The session's cart is an order: its attempt either holds the order's money (recorded from Medusa's
- * payment record) or is an extra payment, settled from its row and, if paid, listed as paid twice.
- * Never authorized into a second Medusa payment on the order.
+ * The session's cart is an order: whose money its attempt is, decided now (whoseMoney): the order's
+ * (recorded on the row), or an extra payment settled from its row and, if paid, listed as paid
+ * twice. Never authorized into a second Medusa payment on the order.
  */
 async function settleForPlacedCart(container: MedusaContainer, context: PayLaterSessionContext, input: SettleInput): Promise<SettlementResult> {
-  const owner = await recordOrderOwner(container, { order_id: context.order_id!, payment_collection_id: context.payment_collection_id })
   const row = context.attempt
-  if (row && owner?.paylater_order_id === row.paylater_order_id) {
-    return { outcome: "paid", order_id: context.order_id, session: { ...context, attempt: owner }, asked: false, changed: false }
-  }
-  if (owner === undefined && isPaid(context)) {
-    // The order's completion is still writing its transactions: this recorded payment is its own.
-    return { outcome: "paid", order_id: context.order_id, session: context, asked: false, changed: false }
-  }
   if (!row) {
     return fromRecord(context, false)
   }
+  const owner = await whoseMoney(container, row)
+  if (owner.owner === "this_order" || owner.owner === "cannot_tell") {
+    // Held by the order, or its completion is still writing which payment it holds: the list decides again later.
+    const attempt = owner.owner === "this_order" && !owner.recorded ? ((await ledgerModuleOf(container)?.findAttempt(row.paylater_order_id)) ?? row) : row
+    return { outcome: "paid", order_id: owner.order_id, session: { ...context, attempt }, asked: false, changed: false }
+  }
   return settleDetachedAttempt(container, row, input)
+}
+
+/**
+ * The cart became an order while this settlement placed it: held by this payment, or (the storefront
+ * completed with another method meanwhile) the order is held by another payment and this one is
+ * extra: listed, never left silent.
+ */
+async function listIfExtra(container: MedusaContainer, context: PayLaterSessionContext, input: SettleInput): Promise<void> {
+  const row = context.attempt && (await ledgerModuleOf(container)?.findAttempt(context.attempt.paylater_order_id))
+  if (!row) return
+  const owner = await whoseMoney(container, row)
+  if (heldByNoOrder(owner)) {
+    await settleDetachedAttempt(container, row, { ...input, reported: undefined, throttle_seconds: undefined })
+  }
 }
 
 async function settle(container: MedusaContainer, input: SettleInput): Promise<SettlementResult> {

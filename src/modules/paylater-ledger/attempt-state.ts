@@ -166,29 +166,31 @@ export const COMPLETION_RETRY_MAX_MS = 3600_000
 
 export interface CompletionBackoff {
   tries: number
-  next_at: string
+  next_at: Date
   last_error: string
 }
 
 export function completionBackoffAfter(previous: CompletionBackoff | null, error: string, now: Date): CompletionBackoff {
   const tries = (previous?.tries ?? 0) + 1
   const wait = Math.min(COMPLETION_RETRY_MAX_MS, COMPLETION_RETRY_BASE_MS * 2 ** (tries - 1))
-  return { tries, next_at: new Date(now.getTime() + wait).toISOString(), last_error: error.slice(0, 300) }
+  return { tries, next_at: new Date(now.getTime() + wait), last_error: error.slice(0, 300) }
 }
 
-/** The backoff kept in a row's detail, if well formed. */
-export function completionBackoffOf(detail: Record<string, unknown> | null | undefined): CompletionBackoff | null {
-  const value = detail?.completion as CompletionBackoff | undefined
-  return value && typeof value.tries === "number" && typeof value.next_at === "string" ? value : null
+/** The backoff a row's columns hold (none before its first failed completion). */
+export function completionBackoffOf(
+  row: { completion_tries?: number | null; completion_next_at?: Date | string | null; completion_error?: string | null } | null | undefined
+): CompletionBackoff | null {
+  if (!row?.completion_tries || !row.completion_next_at) return null
+  return { tries: row.completion_tries, next_at: new Date(row.completion_next_at), last_error: row.completion_error ?? "" }
 }
 
 export function completionDue(backoff: CompletionBackoff | null, now: Date): boolean {
-  return !backoff || now.getTime() >= Date.parse(backoff.next_at)
+  return !backoff || now.getTime() >= backoff.next_at.getTime()
 }
 
 /**
  * Whose money it is: a row holds an order's money once completion recorded, from Medusa's payment
- * record, the order and the payment on it (settlement/order-owner.ts). Nothing else writes a row's
+ * record, the order and the payment on it (medusa-records/order-owner.ts, deciding with whose-money.ts). Nothing else writes a row's
  * `order_id`. Such a row is never listed as paid without an order nor refunded automatically,
  * whatever later happens to sessions, carts or other attempts.
  */

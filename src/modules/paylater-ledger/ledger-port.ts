@@ -65,6 +65,12 @@ export interface AttemptRecord {
   start_error: string | null
   next_ask_at?: Date | string | null
   asks?: number
+  completion_tries?: number
+  completion_next_at?: Date | string | null
+  completion_error?: string | null
+  settlement_failures?: number
+  settlement_failing_since?: Date | string | null
+  settlement_error?: string | null
   detail: Record<string, unknown> | null
   created_at?: Date | string
 }

@@ -53,7 +53,6 @@ import {
   type PayLaterSessionData,
 } from "./session-data"
 import { sessionStatusFor, statusDataFor } from "./status"
-import { withStorefront } from "./templates"
 import { sendGuardedRefund, type RefundLedger } from "./refund-guard"
 import { currentPaymentCollection, currentStoreStart } from "./request-context"
 import { readWebhookBody } from "./webhook-input"
@@ -487,7 +486,6 @@ export abstract class PayLaterBaseProvider extends AbstractPaymentProvider<PayLa
     started: StartedPayment,
     previous: Record<string, unknown> | undefined
   ): PayLaterSessionData {
-    const { storefrontUrl, templates } = this.settings_
     const cleared = Object.fromEntries(Object.keys(previous ?? {}).map((key) => [key, undefined]))
     return {
       ...cleared,
@@ -497,11 +495,6 @@ export abstract class PayLaterBaseProvider extends AbstractPaymentProvider<PayLa
       amount,
       currency: "QAR",
       paylater_status: "not_initiated",
-      paylater_redirects: {
-        success: withStorefront(templates.success, storefrontUrl),
-        failure: withStorefront(templates.failure, storefrontUrl),
-        pending: withStorefront(templates.pending, storefrontUrl),
-      },
     }
   }
 

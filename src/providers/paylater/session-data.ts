@@ -32,8 +32,6 @@ export interface PayLaterSessionData {
   paylater_failure_reason?: PayLaterFailureReason
   paylater_refunded_amount?: string
   paylater_refunds?: Array<{ amount: string; full: boolean; at: string }>
-  /** Storefront URL templates, so the return route never has to trust a URL from the request. */
-  paylater_redirects?: { success: string; failure: string; pending: string }
   [key: string]: unknown
 }
 
@@ -51,9 +49,4 @@ export function orderIdForAttempt(sessionId: string, attempt: number): string {
 export function text(data: Record<string, unknown> | undefined, key: string): string | undefined {
   const value = data?.[key]
   return typeof value === "string" && value.length > 0 ? value : undefined
-}
-
-export function attemptOf(data: Record<string, unknown> | undefined): number {
-  const value = data?.paylater_attempt
-  return typeof value === "number" && Number.isSafeInteger(value) && value >= 1 ? value : 1
 }

@@ -44,11 +44,6 @@ function count(container: MedusaContainer, status: number, reason: string | null
   }
 }
 
-/** Writes what was counted so far. Never throws; exported so tests can flush without waiting. */
-export async function flushWebhookTally(container: MedusaContainer): Promise<void> {
-  await flush(container)
-}
-
 async function flush(container: MedusaContainer): Promise<void> {
   timer = null
   const rows = [...pending.entries()]

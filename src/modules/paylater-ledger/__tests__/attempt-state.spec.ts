@@ -179,7 +179,7 @@ describe("a paid cart's completion is retried with backoff, not on every signal"
     const waits: number[] = []
     for (let i = 0; i < 10; i++) {
       backoff = completionBackoffAfter(backoff, "Not enough stock", NOW)
-      waits.push(Date.parse(backoff.next_at) - NOW.getTime())
+      waits.push(backoff.next_at.getTime() - NOW.getTime())
     }
     expect(waits).toEqual([30_000, 60_000, 120_000, 240_000, 480_000, 960_000, 1_920_000, 3_600_000, 3_600_000, 3_600_000])
     expect(backoff).toMatchObject({ tries: 10, last_error: "Not enough stock" })
@@ -192,9 +192,13 @@ describe("a paid cart's completion is retried with backoff, not on every signal"
     expect(completionDue(backoff, at(30_000))).toBe(true)
   })
 
-  it("reads only a well-formed backoff from a row's detail", () => {
-    expect(completionBackoffOf({ completion: { tries: 1, next_at: NOW.toISOString(), last_error: "x" } })).toMatchObject({ tries: 1 })
-    expect(completionBackoffOf({ completion: { tries: "1" } })).toBeNull()
+  it("reads the backoff from a row's columns, none before the first failed completion", () => {
+    expect(completionBackoffOf({ completion_tries: 1, completion_next_at: NOW.toISOString(), completion_error: "x" })).toEqual({
+      tries: 1,
+      next_at: NOW,
+      last_error: "x",
+    })
+    expect(completionBackoffOf({ completion_tries: 0, completion_next_at: null, completion_error: null })).toBeNull()
     expect(completionBackoffOf(null)).toBeNull()
   })
 })

@@ -48,6 +48,17 @@ export const PayLaterAttempt = model
     next_ask_at: model.dateTime().nullable(),
     /** How many times PayLater was asked about it (answered or not): the backoff's step. */
     asks: model.number().default(0),
+    /**
+     * A paid cart that could not become an order is completed again after a backoff
+     * (attempt-state.ts `completionBackoffAfter`): how many tries failed, when the next may run, why.
+     */
+    completion_tries: model.number().default(0),
+    completion_next_at: model.dateTime().nullable(),
+    completion_error: model.text().nullable(),
+    /** Settling it threw (not a busy lock): how often, since when, the last error (listed after a few). */
+    settlement_failures: model.number().default(0),
+    settlement_failing_since: model.dateTime().nullable(),
+    settlement_error: model.text().nullable(),
     /** Public-safe extras: masked mobile, PayLater's raw expiry text. */
     detail: model.json().nullable(),
   })

@@ -142,13 +142,16 @@ export class Attempts extends PayLaterTables implements AttemptLedger {
     @MedusaContext() sharedContext: Context = {}
   ): Promise<{ count: number; first_at: string; last_error: string } | null> {
     await lockAttemptOf(sharedContext, paylaterOrderId)
-    const [row] = await this.listPayLaterAttempts({ paylater_order_id: paylaterOrderId }, { take: 1 }, sharedContext)
+    const [row] = (await this.listPayLaterAttempts({ paylater_order_id: paylaterOrderId }, { take: 1 }, sharedContext)) as unknown as AttemptRecord[]
     if (!row) return null
-    const detail = (row.detail ?? {}) as Record<string, any>
-    const previous = detail.settlement_failures as { count?: number; first_at?: string } | undefined
-    const failures = { count: (previous?.count ?? 0) + 1, first_at: previous?.first_at ?? new Date().toISOString(), last_error: error.slice(0, 300) }
-    await this.updatePayLaterAttempts({ id: row.id, detail: { ...detail, settlement_failures: failures } }, sharedContext)
-    return failures
+    const count = (row.settlement_failures ?? 0) + 1
+    const since = row.settlement_failing_since ? new Date(row.settlement_failing_since) : new Date()
+    const lastError = error.slice(0, 300)
+    await this.updatePayLaterAttempts(
+      { id: row.id, settlement_failures: count, settlement_failing_since: since, settlement_error: lastError },
+      sharedContext
+    )
+    return { count, first_at: since.toISOString(), last_error: lastError }
   }
 
   /** Every attempt of one session, newest first. */
@@ -161,11 +164,13 @@ export class Attempts extends PayLaterTables implements AttemptLedger {
   @InjectTransactionManager()
   async recordCompletionFailure(paylaterOrderId: string, error: string, @MedusaContext() sharedContext: Context = {}): Promise<void> {
     await lockAttemptOf(sharedContext, paylaterOrderId)
-    const [row] = await this.listPayLaterAttempts({ paylater_order_id: paylaterOrderId }, { take: 1 }, sharedContext)
+    const [row] = (await this.listPayLaterAttempts({ paylater_order_id: paylaterOrderId }, { take: 1 }, sharedContext)) as unknown as AttemptRecord[]
     if (!row) return
-    const detail = (row.detail ?? {}) as Record<string, unknown>
-    const completion = completionBackoffAfter(completionBackoffOf(detail), error, new Date())
-    await this.updatePayLaterAttempts({ id: row.id, detail: { ...detail, completion } }, sharedContext)
+    const next = completionBackoffAfter(completionBackoffOf(row), error, new Date())
+    await this.updatePayLaterAttempts(
+      { id: row.id, completion_tries: next.tries, completion_next_at: next.next_at, completion_error: next.last_error },
+      sharedContext
+    )
   }
 
   @InjectTransactionManager()

@@ -59,6 +59,36 @@ export class AttentionList extends Attempts {
   }
 
   /**
+   * An order came to hold this attempt's money (medusa-records/order-owner.ts): its open items about
+   * money without an order close, with the reason as their note and no person named, and any
+   * automatic refund still waiting stops. Idempotent.
+   */
+  @InjectTransactionManager()
+  async closeAttentionOfAttempt(paylaterOrderId: string, note: string, @MedusaContext() sharedContext: Context = {}): Promise<number> {
+    const open = (await this.listPayLaterAttentions(
+      { paylater_order_id: paylaterOrderId, status: "open", kind: ["paid_without_order", "orphaned"] },
+      {},
+      sharedContext
+    )) as unknown as AttentionRecord[]
+    for (const item of open) {
+      const plan = item.detail?.auto_refund as Record<string, unknown> | undefined
+      await this.updatePayLaterAttentions(
+        {
+          id: item.id,
+          status: "resolved",
+          resolution: "resolved",
+          resolution_note: note,
+          resolved_by: null,
+          resolved_at: new Date(),
+          ...(plan ? { detail: { ...item.detail, auto_refund: { ...plan, state: "stopped", next_attempt_at: null } } } : {}),
+        },
+        sharedContext
+      )
+    }
+    return open.length
+  }
+
+  /**
    * Closes an item with one of ATTENTION_RESOLUTIONS[kind]. For an unknown refund this also settles
    * the refund attempt (refunded / not_refunded), which lifts the guard. Repeating the same
    * resolution is a no-op; a different one on a resolved item is refused.

@@ -32,12 +32,9 @@ describe("initiatePayment", () => {
       amount: "350.00",
       currency: "QAR",
       payment_link_url: `https://pay.example/paylink/${SESSION}?token=t&channel=web`,
-      paylater_redirects: {
-        success: "https://shop.qa/order/confirmed/{order_id}",
-        failure: "https://shop.qa/checkout?step=payment&paylater_error={reason}",
-        pending: "https://shop.qa/order/pending",
-      },
     })
+    // Where the shopper goes back to is the merchant's configuration (return-redirect.ts), never session data.
+    expect(out.data).not.toHaveProperty("paylater_redirects")
     expect(new Date(out.data!.expires_at as string).toISOString()).toBe(out.data!.expires_at)
     const text = JSON.stringify(out.data)
     expect(text).not.toContain("very-secret")

@@ -5,6 +5,8 @@ import { ledgerModuleOf } from "../../../../modules/paylater-ledger/resolve"
 import type { PayLaterLedgerModuleService } from "../../../../modules/paylater-ledger/service"
 import { ATTENTION_RESOLUTIONS, type AttentionRecord } from "../../../../modules/paylater-ledger/types"
 import { recordedPaymentOf } from "../../../../paid-without-order/listing"
+import { currentItems, type CurrentItem } from "../../../../paid-without-order/current-items"
+import { heldByNoOrder, type Owner } from "../../../../modules/paylater-ledger/whose-money"
 import { BOOKING_METADATA_KEY } from "../../../../providers/paylater/refund-guard"
 
 /** The plugin's module, or a clear 500 when the app runs without it. */
@@ -27,10 +29,12 @@ export interface AttentionView extends AttentionRecord {
   resolutions: string[]
   /** A refund through Medusa is possible (a payment exists and nothing is unknown about it). */
   can_refund: boolean
+  /** Whose money the item's payment is, decided when the list was read (whose-money.ts), if it is about one. */
+  whose_money: Owner["owner"] | null
 }
 
 export async function loadAttention(container: MedusaContainer, item: AttentionRecord): Promise<AttentionView> {
-  const [view] = await viewsOf(container, [item])
+  const [view] = await viewsOf(container, await currentItems(container, [item]))
   return view
 }
 
@@ -39,11 +43,15 @@ export async function listAttention(container: MedusaContainer, status: "open" |
     order: { created_at: "DESC" },
     take: 200,
   })) as unknown as AttentionRecord[]
-  return viewsOf(container, items)
+  // Open items are decided again now: one an order came to hold, or refunded in full, leaves the list.
+  const decided = await currentItems(container, items)
+  return viewsOf(container, status === "open" ? decided.filter((d) => d.item.status === "open") : decided)
 }
 
 /** Fills order and cart from the payment collection (or the payment's) when the item did not know them. */
-async function viewsOf(container: MedusaContainer, items: AttentionRecord[]): Promise<AttentionView[]> {
+async function viewsOf(container: MedusaContainer, decided: CurrentItem[]): Promise<AttentionView[]> {
+  const items = decided.map((d) => d.item)
+  const ownerOf = new Map(decided.map((d) => [d.item.id, d.owner]))
   const query = container.resolve(ContainerRegistrationKeys.QUERY)
   const paymentIds = items.filter((i) => !i.payment_collection_id && i.payment_id).map((i) => i.payment_id as string)
   const collectionOfPayment = new Map<string, string>()
@@ -71,13 +79,15 @@ async function viewsOf(container: MedusaContainer, items: AttentionRecord[]): Pr
     const collectionId = collectionOf(item)
     const link = collectionId ? links.get(collectionId) : undefined
     const open = item.status === "open"
+    const owner = ownerOf.get(item.id) ?? null
     return {
       ...item,
       payment_collection_id: collectionId,
       order_id: item.order_id ?? link?.order_id ?? null,
       cart_id: item.cart_id ?? link?.cart_id ?? null,
       resolutions: open ? [...(ATTENTION_RESOLUTIONS[item.kind] ?? ["resolved"])] : [],
-      can_refund: open && canRefund(item),
+      can_refund: open && canRefund(item) && (!owner || heldByNoOrder(owner)),
+      whose_money: owner?.owner ?? null,
     }
   })
 }

@@ -4,6 +4,10 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { refundPaymentWorkflow } from "@medusajs/medusa/core-flows"
 import { sendRefund } from "../../../../../../paid-without-order/auto-refund"
 import { requireLedgerModule, attentionItem, canRefund, loadAttention } from "../../attention"
+import { CartBusyError, underCartMoneyLocks } from "../../../../../../paid-without-order/cart-locks"
+import { whoseMoney } from "../../../../../../medusa-records/order-owner"
+import { ownerSentence } from "../../../../../../modules/paylater-ledger/whose-money"
+import type { AttentionRecord } from "../../../../../../modules/paylater-ledger/types"
 
 /** The order the payment's collection belongs to, if any. */
 async function orderOfPayment(container: MedusaContainer, paymentId: string): Promise<string | null> {
@@ -17,24 +21,45 @@ async function orderOfPayment(container: MedusaContainer, paymentId: string): Pr
   return link?.order_id ?? null
 }
 
+/** Items about money no order holds: the owner decision applies. */
+const MONEY_KINDS = ["paid_without_order", "orphaned"]
+
+/** A refusal answered as 409 with its own message (Medusa's error handler replaces a CONFLICT's text with a generic one). */
+class RefundRefused extends Error {}
+
+/**
+ * Whose money the item's payment is, decided again now under the cart's locks: money an order holds
+ * (or may hold: an order placed this minute) is never refunded from the list.
+ */
+async function refusalFor(container: MedusaContainer, item: AttentionRecord): Promise<string | null> {
+  const ledger = requireLedgerModule(container)
+  const row = item.paylater_order_id && MONEY_KINDS.includes(item.kind) ? await ledger.findAttempt(item.paylater_order_id) : null
+  const owner = row ? await whoseMoney(container, row) : null
+  if (owner?.owner === "this_order") {
+    await ledger.closeAttentionOfAttempt(row!.paylater_order_id, `${ownerSentence(owner)} Nothing refunded.`)
+    return `${ownerSentence(owner)} It is the order's money and is not refunded from this list; refund it from the order if the shopper should get it back.`
+  }
+  if (item.status !== "open") return `This item was already resolved (${item.resolution}); nothing was refunded. Reload Settings → PayLater.`
+  if (owner?.owner === "cannot_tell" || owner?.owner === "not_paid") return `${ownerSentence(owner)} Nothing was refunded; try again in a few minutes.`
+  return null
+}
+
 /**
  * POST /admin/paylater/attention/:id/refund { amount? }: refunds the item's payment through Medusa
  * (so the refund guard and the order's records apply as for the order page's Refund), the whole
- * remaining amount by default, then marks the item resolved as refunded.
+ * remaining amount by default, then marks the item resolved as refunded. Decided again at the moment
+ * of acting, under the cart's locks: 409 when an order holds the payment or the item is closed.
  */
 export async function POST(req: AuthenticatedMedusaRequest<{ amount?: unknown }>, res: MedusaResponse): Promise<void> {
   const body = (req.body ?? {}) as { amount?: unknown }
-  const item = await attentionItem(req.scope, req.params.id)
-  if (item.status !== "open") {
-    throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "This item is already resolved.")
-  }
-  if (item.kind === "refund_outcome_unknown") {
+  const listed = await attentionItem(req.scope, req.params.id)
+  if (listed.kind === "refund_outcome_unknown") {
     throw new MedusaError(
       MedusaError.Types.NOT_ALLOWED,
       "First record whether PayLater refunded the earlier refund (check the PayLater merchant portal)."
     )
   }
-  if (!canRefund(item)) {
+  if (!canRefund(listed)) {
     throw new MedusaError(
       MedusaError.Types.NOT_ALLOWED,
       "This PayLater payment has no Medusa payment to refund from: refund it in the PayLater merchant portal, then mark it resolved."
@@ -45,20 +70,35 @@ export async function POST(req: AuthenticatedMedusaRequest<{ amount?: unknown }>
     throw new MedusaError(MedusaError.Types.INVALID_DATA, 'amount must be QAR text with at most two decimals, e.g. "120.00".')
   }
   const actorId = req.auth_context?.actor_id ?? undefined
-  const input = { payment_id: item.payment_id as string, amount: amount as string | undefined, created_by: actorId }
-  if (!item.payment_id) {
-    // No Medusa payment holds this money: straight to PayLater, under the refund guard.
-    await sendRefund(req.scope, requireLedgerModule(req.scope), item, amount as string | undefined)
-  } else if (await orderOfPayment(req.scope, input.payment_id)) {
-    await refundPaymentWorkflow(req.scope).run({ input })
-  } else {
-    // Paid without an order: Medusa's refund workflow needs an order, the payment module does not.
-    await req.scope.resolve(Modules.PAYMENT).refundPayment({ ...input, note: "PayLater: paid without an order, refunded from Settings → PayLater" })
-  }
-  const resolved = await requireLedgerModule(req.scope).resolveAttention(item.id, {
-    resolution: "refunded",
-    note: `Refunded ${amount ? `${amount} QAR` : "in full"} from Settings → PayLater`,
-    actor_id: actorId ?? null,
+  const resolved = await underCartMoneyLocks(req.scope, listed.cart_id, async () => {
+    const item = await attentionItem(req.scope, req.params.id)
+    const refusal = await refusalFor(req.scope, item)
+    if (refusal) throw new RefundRefused(refusal)
+    const input = { payment_id: item.payment_id as string, amount: amount as string | undefined, created_by: actorId }
+    if (!item.payment_id) {
+      // No Medusa payment holds this money: straight to PayLater, under the refund guard.
+      await sendRefund(req.scope, requireLedgerModule(req.scope), item, amount as string | undefined)
+    } else if (await orderOfPayment(req.scope, input.payment_id)) {
+      await refundPaymentWorkflow(req.scope).run({ input })
+    } else {
+      // Paid without an order: Medusa's refund workflow needs an order, the payment module does not.
+      await req.scope.resolve(Modules.PAYMENT).refundPayment({ ...input, note: "PayLater: paid without an order, refunded from Settings → PayLater" })
+    }
+    return requireLedgerModule(req.scope).resolveAttention(item.id, {
+      resolution: "refunded",
+      note: `Refunded ${amount ? `${amount} QAR` : "in full"} from Settings → PayLater`,
+      actor_id: actorId ?? null,
+    })
+  }).catch((error: unknown) => {
+    if (error instanceof CartBusyError) {
+      return new RefundRefused("The cart of this payment is being completed or refunded right now; nothing was refunded. Try again in a moment.")
+    }
+    if (error instanceof RefundRefused) return error
+    throw error
   })
+  if (resolved instanceof RefundRefused) {
+    res.status(409).json({ type: "conflict", message: resolved.message })
+    return
+  }
   res.json({ attention: await loadAttention(req.scope, resolved) })
 }

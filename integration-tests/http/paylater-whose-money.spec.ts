@@ -1,0 +1,168 @@
+/**
+ * Whose money a PayLater payment is, decided at the moment of acting (issue 31), tried from outside
+ * as a shopper and an operator would: the store API, the sandbox (its hosted page and clock),
+ * Settings → PayLater (the admin API its page reads), Medusa's orders and payments, and PayLater's
+ * own refund records.
+ *
+ * - Paid, sold out (no order, listed); stock comes back and the shopper pays with the store's other
+ *   method: the order holds THAT payment, so the PayLater money is extra and goes back to the shopper
+ *   (never closed as "the order was placed with this payment").
+ * - Paid while PayLater is briefly not offered in the region (no order, listed); offered again, the
+ *   shopper's return places the order with that very payment: the item leaves the list with a note,
+ *   a refund from the list is refused (409), and nothing is refunded at PayLater.
+ * - The storefront completes with the other method while a PayLater settlement that read the cart
+ *   before the order is still authorizing: the PayLater payment Medusa records after the order is
+ *   extra, listed as paid twice and refunded (it was "paid" and silent).
+ */
+import { Modules } from "@medusajs/framework/utils"
+import { updateRegionsWorkflow } from "@medusajs/medusa/core-flows"
+import { atStoreTime } from "../helpers/store-clock"
+import { integrationTestRunner } from "../helpers/runner"
+import { PLUGIN_WEBHOOK_PATH, useSeededStore } from "../helpers/seeded-store"
+import { useEnv } from "../helpers/env"
+import { useSandbox } from "../helpers/sandbox"
+import { PAYLATER_PROVIDER_ID, PAYLATER_RTP_PROVIDER_ID, SYSTEM_PROVIDER_ID } from "../helpers/seed"
+import { createAdminUser, startCheckout, type AdminAuth } from "../helpers/store-client"
+import { MINUTE, runScheduledJobs } from "./paylater-ledger/clocks"
+import { merchantView } from "./paylater-ledger/merchant"
+import { eventually, ledgerForCart } from "./paylater-link/ledger"
+import { decideOnLink, followToApp } from "./paylater-link/shopper"
+import { payThenSellOut } from "./paylater-paid-without-order/sold-out"
+import { createStockedVariant, type StockedVariant } from "./paylater-paid-without-order/stock"
+
+jest.setTimeout(240_000)
+
+useEnv({ PAYLATER_TIMEOUT_MS: "1500" })
+// Tokens outlive the sandbox clock's jump past the refund window.
+const paylater = useSandbox({ tokenLifetimeSeconds: 24 * 60 * 60 })
+/** PayLater accepts a refund from 10 minutes after the payment; the store waits a little longer. */
+const PAST_REFUND_WINDOW = 12
+
+integrationTestRunner({
+  testSuite: ({ api, getContainer }) => {
+    const { seed, store } = useSeededStore({ api, getContainer })
+    let admin: AdminAuth
+    let stocked: StockedVariant
+    const merchant = merchantView(api, () => admin, paylater)
+
+    beforeAll(async () => {
+      stocked = await createStockedVariant(getContainer(), seed, 350)
+    })
+
+    beforeEach(async () => {
+      admin = await createAdminUser(api, getContainer())
+      // No notifications: each test says which signal settles what.
+      paylater().setWebhookUrl(null)
+      await stocked.setStock(1)
+    })
+
+    /** Reconciliation and recovery at +15 minutes, then past PayLater's refund window. */
+    async function timePasses() {
+      await runScheduledJobs(getContainer(), 15)
+      paylater().advanceClock(PAST_REFUND_WINDOW * MINUTE)
+      await runScheduledJobs(getContainer(), 15 + PAST_REFUND_WINDOW)
+      await runScheduledJobs(getContainer(), 30 + PAST_REFUND_WINDOW)
+    }
+
+    const qatarOffers = (providers: string[]) =>
+      updateRegionsWorkflow(getContainer()).run({ input: { selector: { id: seed.regionId }, update: { payment_providers: providers } } })
+
+    it("sold out, then paid with the store's other method: the PayLater money is extra and refunded in full, never closed unrefunded", async () => {
+      const { sessionId, cartId } = await payThenSellOut(api, store, seed, stocked)
+      const item = await merchant.listed(sessionId)
+      expect(item).toMatchObject({ kind: "paid_without_order", amount: "360.00" })
+
+      // Stock comes back; the shopper pays with the other method and completes.
+      await stocked.setStock(1)
+      const other = await store.createPaymentSession(item.payment_collection_id, SYSTEM_PROVIDER_ID)
+      expect(other.ok).toBe(true)
+      const completed = await store.completeCart(cartId)
+      expect(completed).toMatchObject({ type: "order" })
+      const orderId = completed.type === "order" ? completed.order.id : null
+
+      await timePasses()
+      // The shopper gets the PayLater money back: the order is held by the other payment.
+      expect(merchant.refundsAtPayLater(sessionId)).toEqual([expect.objectContaining({ amount: "360.00", full: true })])
+      const [closed] = await merchant.itemsFor(sessionId, "all")
+      expect(closed).toMatchObject({ status: "resolved", resolution: "refunded" })
+      expect(closed.resolution_note).toMatch(/Refunded 360.00 QAR in full automatically.*another payment method.*paid twice/)
+      expect(await ledgerForCart(getContainer(), cartId)).toMatchObject({ orderId, orders: 1 })
+    })
+
+    it("the storefront completes with another method while a PayLater settlement is authorizing: the PayLater payment is extra, listed and refunded", async () => {
+      const container = getContainer()
+      const payment = container.resolve(Modules.PAYMENT)
+      // Two tabs: the other method chosen in one, PayLater's page open in the other (two live sessions,
+      // what two concurrent store posts can leave).
+      const cart = await store.createCart({ regionId: seed.regionId, variantId: seed.variants.standard.id })
+      const collection = await store.createPaymentCollection(cart.id)
+      expect((await store.createPaymentSession(collection.id, SYSTEM_PROVIDER_ID)).ok).toBe(true)
+      const paylaterSession = await payment.createPaymentSession(collection.id, {
+        provider_id: PAYLATER_PROVIDER_ID,
+        currency_code: "qar",
+        amount: collection.amount,
+        data: {},
+      })
+      await decideOnLink(String(paylaterSession.data!.payment_link_url), "approve")
+
+      // The other tab completes first: the order is placed with the other method.
+      const completed = await store.completeCart(cart.id)
+      expect(completed).toMatchObject({ type: "order" })
+      const orderId = completed.type === "order" ? completed.order.id : ""
+      // Placed with the other method: Medusa has no PayLater payment yet.
+      expect((await payment.listPayments({ payment_collection_id: collection.id } as never)).map((p) => p.provider_id)).toEqual([SYSTEM_PROVIDER_ID])
+
+      // The PayLater settlement that read the cart before the order now authorizes its session: Medusa
+      // records the PayLater payment on the placed order's collection.
+      await payment.authorizePaymentSession(paylaterSession.id, {})
+      // Its notification arrives: whose money is it?
+      paylater.pointWebhooksAt(api, PLUGIN_WEBHOOK_PATH)
+      expect(await paylater().sendWebhook({ orderId: paylaterSession.id, status: "success" })).toMatchObject({ outcome: "delivered" })
+
+      const item = await merchant.listed(paylaterSession.id)
+      expect(item).toMatchObject({ kind: "paid_without_order", amount: "360.00", order_id: orderId, can_refund: true })
+      expect(item.summary).toMatch(/paid twice/)
+      await timePasses()
+      expect(merchant.refundsAtPayLater(paylaterSession.id)).toEqual([expect.objectContaining({ amount: "360.00", full: true })])
+      expect(await ledgerForCart(getContainer(), cart.id)).toMatchObject({ orderId, orders: 1 })
+    })
+
+    it("listed, then the order placed with that very payment: off the list with a note, the refund from the list refused, nothing refunded", async () => {
+      const started = await startCheckout(store, { regionId: seed.regionId, variantId: seed.variants.standard.id }, PAYLATER_PROVIDER_ID)
+      if (!started.session.ok || !started.session.data.session) throw new Error(`session: ${JSON.stringify(started.session)}`)
+      const session = started.session.data.session
+      const location = await decideOnLink(String(session.data.payment_link_url), "approve")
+
+      // PayLater is briefly not offered in Qatar: the paid cart cannot complete.
+      await qatarOffers([SYSTEM_PROVIDER_ID])
+      const back = await followToApp(api, location)
+      expect(back.location).toMatch(/paylater_error=paid_not_placed/)
+      const item = await merchant.listed(session.id)
+      expect(item).toMatchObject({ kind: "paid_without_order", can_refund: true })
+
+      // Offered again; the shopper comes back once the completion's backoff allows another try.
+      await qatarOffers([PAYLATER_PROVIDER_ID, PAYLATER_RTP_PROVIDER_ID, SYSTEM_PROVIDER_ID])
+      const again = await atStoreTime(2 * MINUTE, () => followToApp(api, location))
+      const { orderId } = await eventually(() => ledgerForCart(getContainer(), started.cart.id), (l) => l.orders === 1)
+      expect(again.location).toContain(`/order/confirmed/${orderId}`)
+
+      // The order holds this payment: nothing open about it, and the item says why it closed.
+      expect(await merchant.itemsFor(session.id)).toEqual([])
+      const [closed] = await merchant.itemsFor(session.id, "all")
+      expect(closed).toMatchObject({ status: "resolved", can_refund: false })
+      expect(closed.resolution_note).toMatch(/order/i)
+      expect(closed.resolution_note).toContain(orderId!)
+
+      // The stale page's "Refund" button: refused with a message, nothing sent.
+      const refused = await merchant.refundFromList(item.id)
+      expect(refused.status).toBe(409)
+      expect(refused.data.message).toMatch(/order/i)
+
+      await timePasses()
+      expect(merchant.refundsAtPayLater(session.id)).toEqual([])
+      const payments = await getContainer().resolve(Modules.PAYMENT).listPayments({ payment_session_id: session.id }, { relations: ["refunds", "captures"] })
+      expect(payments.map((p) => ({ captures: p.captures?.length, refunds: p.refunds?.length }))).toEqual([{ captures: 1, refunds: 0 }])
+      expect(await ledgerForCart(getContainer(), started.cart.id)).toMatchObject({ orderId, orders: 1, refunds: 0 })
+    })
+  },
+})

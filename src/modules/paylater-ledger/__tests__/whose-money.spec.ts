@@ -1,0 +1,108 @@
+import { decideOwner, heldByNoOrder, OWNER_SETTLES_WITHIN_MS, ownerSentence, type CollectionMoney, type CollectionPayment, type OwnedRow } from "../whose-money"
+
+const NOW = new Date("2026-11-26T12:00:00Z")
+const placedAt = (msAgo: number) => new Date(NOW.getTime() - msAgo)
+
+const paid = (over: Partial<OwnedRow> = {}): OwnedRow => ({ state: "paid", session_id: "ps_1", order_id: null, payment_id: null, ...over })
+
+const payment = (over: Partial<CollectionPayment> = {}): CollectionPayment => ({
+  id: "pay_1",
+  session_id: "ps_1",
+  paylater: true,
+  canceled: false,
+  created_at: placedAt(60_000),
+  held: false,
+  ...over,
+})
+
+const order = (payments: CollectionPayment[], msAgo = 1_000): CollectionMoney => ({ order: { id: "order_1", created_at: placedAt(msAgo) }, payments })
+
+describe("decideOwner: whose money a paid attempt is", () => {
+  it("nobody's until PayLater said paid", () => {
+    for (const state of ["starting", "open", "declined", "expired", "never_started"]) {
+      expect(decideOwner(paid({ state }), order([payment({ held: true })]), NOW)).toEqual({ owner: "not_paid" })
+    }
+    expect(decideOwner(null, null, NOW)).toEqual({ owner: "not_paid" })
+  })
+
+  it("a recorded owner is final, whatever Medusa's records say now", () => {
+    const row = paid({ order_id: "order_9", payment_id: "pay_9" })
+    expect(decideOwner(row, null, NOW)).toEqual({ owner: "this_order", order_id: "order_9", payment_id: "pay_9", recorded: true })
+    expect(decideOwner(row, order([payment({ id: "pay_other", session_id: "ps_other", held: true })]), NOW)).toMatchObject({
+      owner: "this_order",
+      recorded: true,
+    })
+  })
+
+  it("no order on the collection: paid without an order", () => {
+    expect(decideOwner(paid(), null, NOW)).toEqual({ owner: "no_order" })
+    expect(decideOwner(paid(), { order: null, payments: [payment()] }, NOW)).toEqual({ owner: "no_order" })
+  })
+
+  it("the order's transactions hold this attempt's payment: this order's, to be recorded", () => {
+    expect(decideOwner(paid(), order([payment({ held: true })]), NOW)).toEqual({
+      owner: "this_order",
+      order_id: "order_1",
+      payment_id: "pay_1",
+      recorded: false,
+    })
+  })
+
+  it("the order holds another PayLater payment (paid twice): extra", () => {
+    const money = order([payment(), payment({ id: "pay_2", session_id: "ps_2", held: true })])
+    expect(decideOwner(paid(), money, NOW)).toEqual({ owner: "extra", order_id: "order_1", held_by: "paylater" })
+  })
+
+  it("the order was placed with another method (no capture transaction names it): extra at once, never 'cannot tell'", () => {
+    const money = order([payment(), payment({ id: "pay_sys", session_id: "ps_sys", paylater: false })])
+    expect(decideOwner(paid(), money, NOW)).toEqual({ owner: "extra", order_id: "order_1", held_by: "other_method" })
+    // Also when the failed completion canceled the PayLater payment in Medusa.
+    const canceled = order([payment({ canceled: true }), payment({ id: "pay_sys", session_id: "ps_sys", paylater: false })])
+    expect(decideOwner(paid(), canceled, NOW)).toEqual({ owner: "extra", order_id: "order_1", held_by: "other_method" })
+  })
+
+  it("an attempt Medusa never recorded (detached, superseded, canceled) cannot be the order's: extra", () => {
+    expect(decideOwner(paid({ session_id: "ps_gone" }), order([payment()]), NOW)).toEqual({
+      owner: "extra",
+      order_id: "order_1",
+      held_by: "none_of_this_attempt",
+    })
+    expect(decideOwner(paid(), order([payment({ canceled: true })]), NOW)).toMatchObject({ owner: "extra" })
+  })
+
+  it("cannot tell while the order's completion may still be writing its transaction, and only for a bounded time", () => {
+    const young = order([payment()], 10_000)
+    const decision = decideOwner(paid(), young, NOW)
+    expect(decision).toEqual({ owner: "cannot_tell", order_id: "order_1", until: new Date(placedAt(10_000).getTime() + OWNER_SETTLES_WITHIN_MS) })
+    // Past the bound it is decided: the order holds the collection's only PayLater payment.
+    const later = new Date(NOW.getTime() + OWNER_SETTLES_WITHIN_MS)
+    expect(decideOwner(paid(), young, later)).toEqual({ owner: "this_order", order_id: "order_1", payment_id: "pay_1", recorded: false })
+  })
+
+  it("past the bound with two PayLater payments and no transaction: the first Medusa recorded is the order's, the other extra", () => {
+    const money = order(
+      [payment({ id: "pay_b", session_id: "ps_b", created_at: placedAt(30_000) }), payment({ id: "pay_a", session_id: "ps_a", created_at: placedAt(50_000) })],
+      OWNER_SETTLES_WITHIN_MS + 1
+    )
+    expect(decideOwner(paid({ session_id: "ps_a" }), money, NOW)).toMatchObject({ owner: "this_order", payment_id: "pay_a" })
+    expect(decideOwner(paid({ session_id: "ps_b" }), money, NOW)).toEqual({ owner: "extra", order_id: "order_1", held_by: "paylater" })
+  })
+
+  it("a recorded payment id is matched before the session's", () => {
+    const money = order([payment({ id: "pay_x", session_id: "ps_other", held: true }), payment({ held: false })])
+    expect(decideOwner(paid({ payment_id: "pay_x" }), money, NOW)).toMatchObject({ owner: "this_order", payment_id: "pay_x" })
+  })
+
+  it("only extra and no-order money is the list's", () => {
+    expect(heldByNoOrder({ owner: "no_order" })).toBe(true)
+    expect(heldByNoOrder({ owner: "extra", order_id: "o", held_by: "paylater" })).toBe(true)
+    expect(heldByNoOrder({ owner: "cannot_tell", order_id: "o", until: NOW })).toBe(false)
+    expect(heldByNoOrder({ owner: "this_order", order_id: "o", payment_id: "p", recorded: true })).toBe(false)
+    expect(heldByNoOrder({ owner: "not_paid" })).toBe(false)
+  })
+
+  it("says each decision in one line an operator can act on", () => {
+    expect(ownerSentence({ owner: "extra", order_id: "order_1", held_by: "other_method" })).toMatch(/another payment method.*paid twice/)
+    expect(ownerSentence({ owner: "this_order", order_id: "order_1", payment_id: "pay_1", recorded: true })).toContain("order_1")
+  })
+})

@@ -1,0 +1,116 @@
+/**
+ * Whose money a paid PayLater attempt is: the one decision every money action takes (listing on
+ * Settings → PayLater, the automatic refund, the refund from the list, settlement, reconciliation,
+ * the order card), from the attempt's ledger row and Medusa's records of its collection's order
+ * read at the moment of acting. Pure: facts in, decision out (takes `now`).
+ *
+ * - `this_order`: the order holds this payment. Never listed, never refunded from the list or
+ *   automatically. Once recorded on the row (`order_id` + `payment_id`) it is final.
+ * - `extra`: the collection's order is held by another payment (PayLater's or another method's):
+ *   the shopper paid twice; the money goes back per `paidWithoutOrder`.
+ * - `no_order`: the cart is not an order (yet): paid without an order.
+ * - `cannot_tell`: the order exists and Medusa's completion is still writing which payment it holds.
+ *   Only ever temporary: past `until` the decision falls to one of the others.
+ * - `not_paid`: PayLater has not said paid: nobody's money.
+ */
+
+export type Owner =
+  | { owner: "not_paid" }
+  | { owner: "this_order"; order_id: string; payment_id: string; recorded: boolean }
+  | { owner: "extra"; order_id: string; held_by: "paylater" | "other_method" | "none_of_this_attempt" }
+  | { owner: "no_order" }
+  | { owner: "cannot_tell"; order_id: string; until: Date }
+
+/** A Medusa payment on the attempt's collection, as the decision needs it. */
+export interface CollectionPayment {
+  id: string
+  /** The session Medusa authorized it from (it outlives the session). */
+  session_id: string | null
+  /** A PayLater payment (either method, any registration). */
+  paylater: boolean
+  canceled: boolean
+  created_at: Date | string
+  /** The order's transactions hold a capture of it: the order was placed with (or paid by) it. */
+  held: boolean
+}
+
+/** Medusa's records of the attempt's collection, read at the moment of acting. */
+export interface CollectionMoney {
+  /** The cart's order, or the point-of-sale order the collection belongs to; null when none. */
+  order: { id: string; created_at: Date | string } | null
+  payments: CollectionPayment[]
+}
+
+export interface OwnedRow {
+  state: string
+  session_id: string
+  order_id: string | null
+  payment_id: string | null
+}
+
+/**
+ * How long after an order is placed its completion may still be writing the transaction that says
+ * which payment it holds. Completion writes it seconds after the order; past this, a missing
+ * transaction means the process placing the order died in between, and the records that exist
+ * decide (see decideOwner).
+ */
+export const OWNER_SETTLES_WITHIN_MS = 5 * 60_000
+
+const ms = (at: Date | string) => new Date(at).getTime()
+
+/**
+ * The one owner decision. A recorded owner is final (sessions and carts may change after the order;
+ * its money stays with it). Otherwise, with an order on the collection:
+ * 1. the order's transactions hold this attempt's Medusa payment → this order;
+ * 2. they hold another payment, or a live payment of another method is on the collection (other
+ *    methods are not captured at completion, so no transaction names them) → extra;
+ * 3. this attempt has no live Medusa payment on the collection (never authorized in Medusa, or
+ *    canceled by a failed completion) → extra: an order can only hold a payment Medusa recorded;
+ * 4. only PayLater payments and no transaction yet → cannot tell until OWNER_SETTLES_WITHIN_MS after
+ *    the order; then the order holds the first PayLater payment Medusa recorded (Medusa's completion
+ *    takes the collection's authorized payment; a later one is a second payment), the rest are extra.
+ */
+export function decideOwner(row: OwnedRow | null | undefined, money: CollectionMoney | null, now: Date): Owner {
+  if (!row || row.state !== "paid") return { owner: "not_paid" }
+  if (row.order_id && row.payment_id) {
+    return { owner: "this_order", order_id: row.order_id, payment_id: row.payment_id, recorded: true }
+  }
+  const order = money?.order
+  if (!order) return { owner: "no_order" }
+  const live = money.payments.filter((p) => !p.canceled)
+  const mine = live.find((p) => p.id === row.payment_id) ?? live.find((p) => p.paylater && p.session_id === row.session_id)
+  if (mine?.held) return { owner: "this_order", order_id: order.id, payment_id: mine.id, recorded: false }
+  const heldOther = live.find((p) => p.held)
+  if (heldOther) return { owner: "extra", order_id: order.id, held_by: heldOther.paylater ? "paylater" : "other_method" }
+  if (live.some((p) => !p.paylater)) return { owner: "extra", order_id: order.id, held_by: "other_method" }
+  if (!mine) return { owner: "extra", order_id: order.id, held_by: "none_of_this_attempt" }
+  const until = new Date(ms(order.created_at) + OWNER_SETTLES_WITHIN_MS)
+  if (now.getTime() < until.getTime()) return { owner: "cannot_tell", order_id: order.id, until }
+  const [first] = live.filter((p) => p.paylater).sort((a, b) => ms(a.created_at) - ms(b.created_at) || a.id.localeCompare(b.id))
+  return first.id === mine.id
+    ? { owner: "this_order", order_id: order.id, payment_id: mine.id, recorded: false }
+    : { owner: "extra", order_id: order.id, held_by: "paylater" }
+}
+
+/** Money no order holds: listed on Settings → PayLater and refunded or held per `paidWithoutOrder`. */
+export function heldByNoOrder(owner: Owner): boolean {
+  return owner.owner === "extra" || owner.owner === "no_order"
+}
+
+/** One line for an operator (the list's summary, a closing note, a refusal). */
+export function ownerSentence(owner: Owner): string {
+  switch (owner.owner) {
+    case "not_paid":
+      return "PayLater has not confirmed this payment as paid."
+    case "this_order":
+      return `Order ${owner.order_id} holds this payment (Medusa payment ${owner.payment_id}).`
+    case "extra":
+      return owner.held_by === "other_method"
+        ? `Order ${owner.order_id} was placed with another payment method, so this PayLater payment is an extra payment (the shopper paid twice).`
+        : `Order ${owner.order_id} holds another payment, so this PayLater payment is an extra payment (the shopper paid twice).`
+    case "no_order":
+      return "No order was placed with this payment."
+    case "cannot_tell":
+      return `Order ${owner.order_id} was just placed and Medusa is still recording which payment it holds; asked again after ${owner.until.toISOString()}.`
+  }
+}
