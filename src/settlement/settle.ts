@@ -14,10 +14,10 @@ import { recordedPaymentOf } from "../paid-without-order/listing"
 import { readPayLaterSession, type PayLaterSessionContext } from "../medusa-records/session"
 import { authorizeUnderLock, rereadSessionRow, takeStatusSlot } from "./transitions"
 import { collectStatusAnswer } from "../process/status-answer"
-import { askPayLaterNow, holdsOrderMoney } from "../modules/paylater-ledger/attempt-state"
+import { askPayLaterNow, holdsOrderMoney, type AttemptSignal } from "../modules/paylater-ledger/attempt-state"
 
-/** Who is asking: every PayLater signal settles through settlePayLaterSession. */
-export type SettlementSignal = "webhook" | "return" | "reconciliation" | "admin" | "poll"
+/** Who is asking: every PayLater signal settles through settlePayLaterSession (Medusa's own "checkout" checks do not). */
+type SettlementSignal = Exclude<AttemptSignal, "checkout">
 
 export interface SettleInput {
   session_id: string
