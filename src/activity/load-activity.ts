@@ -5,6 +5,8 @@ import { ledgerModuleOf } from "../modules/paylater-ledger/resolve"
 import type { PayLaterLedgerModuleService } from "../modules/paylater-ledger/service"
 import { storedAmountText } from "../providers/paylater/money"
 import { PAYLATER_PROVIDER } from "../medusa-records/session"
+import { whoseMoney } from "../medusa-records/order-owner"
+import type { AttemptRecord } from "../modules/paylater-ledger/ledger-port"
 import type { LedgerRow } from "./order-attempts"
 import { buildOrderActivity, type ActivityFacts, type ActivityPayment, type ActivitySession, type OrderActivity } from "./timeline"
 
@@ -35,6 +37,17 @@ async function readOrderAttempts(
   ])
   const seen = new Set(owners.map((row) => row.id))
   return [...owners, ...others.filter((row) => !seen.has(row.id))] as unknown as LedgerRow[]
+}
+
+/**
+ * A paid row no order is recorded on yet, decided now (whose-money.ts): an order Medusa's own
+ * completion placed with it before any signal saw it is recorded here, so the card says "this
+ * order's payment" and never "no order holds it" for money the order holds.
+ */
+async function withOwnerNow(container: MedusaContainer, row: LedgerRow): Promise<LedgerRow> {
+  if (row.state !== "paid" || row.order_id) return row
+  const owner = await whoseMoney(container, row as unknown as AttemptRecord)
+  return owner.owner === "this_order" ? { ...row, order_id: owner.order_id, payment_id: owner.payment_id } : row
 }
 
 /**
@@ -110,7 +123,7 @@ export async function readOrderActivityFacts(container: MedusaContainer, orderId
     }
   }
   if (service) {
-    ledger = await readOrderAttempts(service, orderId, collectionIds, sessions.map((s) => s.id))
+    ledger = await Promise.all((await readOrderAttempts(service, orderId, collectionIds, sessions.map((s) => s.id))).map((row) => withOwnerNow(container, row)))
   }
   if (service) {
     try {
