@@ -6,8 +6,8 @@ import { settleShopperReturn } from "../../../../signal-handlers/shopper-return"
  *
  * PayLater's success and failure URLs point here (a browser redirect carries no publishable key, so
  * this lives outside /store). The outcome in the query is ours and only picks wording; payment is
- * confirmed with PayLater and the redirect target comes from the provider's templates stored on the
- * session, never from the request.
+ * confirmed with PayLater and the redirect target comes from the merchant's configured URL templates
+ * (the provider options of the attempt's registration), never from the request or session data.
  */
 export async function GET(req: MedusaRequest, res: MedusaResponse): Promise<void> {
   const sessionId = req.params.session_id
