@@ -5,7 +5,7 @@ import { Migration } from "@medusajs/framework/mikro-orm/migrations";
  * the completion backoff of a paid cart that could not become an order, and the settlement failures
  * that list an attempt for a person once they keep coming.
  */
-export class Migration20261126180000 extends Migration {
+export class Migration20261126183000 extends Migration {
 
   override async up(): Promise<void> {
     this.addSql(`alter table if exists "paylater_attempt" add column if not exists "completion_tries" integer not null default 0, add column if not exists "completion_next_at" timestamptz null, add column if not exists "completion_error" text null;`);
