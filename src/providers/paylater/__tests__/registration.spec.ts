@@ -63,7 +63,7 @@ describe("each attempt records the registration that started it", () => {
     expect(row("payses_A")).toMatchObject({ provider_id: "pp_paylater_paylater", paylater_account: "outlet 1000000061, client client-1, http://127.0.0.1:4010" })
     expect(JSON.stringify(ledger.rows)).not.toMatch(/secret/)
     // The other method of a registration is told apart by its identifier.
-    const rtp = container.resolve("pp_paylater-rtp_paylater-b")
+    const rtp = container.resolve<object>("pp_paylater-rtp_paylater-b")
     expect(registeredIdOf(container.cradle, rtp, "paylater-rtp")).toBe("pp_paylater-rtp_paylater-b")
     expect(registeredIdOf(container.cradle, rtp, "paylater")).toBeNull()
   })
