@@ -319,6 +319,10 @@ export abstract class PayLaterBaseProvider extends AbstractPaymentProvider<PayLa
     if (row.state !== "paid") {
       throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "PayLater has not confirmed this payment as paid: there is nothing to refund.")
     }
+    const elsewhere = this.startedElsewhere(row)
+    if (elsewhere) {
+      throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `This PayLater payment was taken ${elsewhere}: it is refunded only there.`)
+    }
     const refunded = await sendGuardedRefund({
       api: this.api_,
       logger: this.logger_,
@@ -333,6 +337,15 @@ export abstract class PayLaterBaseProvider extends AbstractPaymentProvider<PayLa
       staleAfterMs: refundStaleAfterMs(this.settings_.config),
     })
     return { data: refunded }
+  }
+
+  /** Where an attempt another registration or account started was taken, or null when it was here. */
+  private startedElsewhere(row: AttemptRecord): string | null {
+    const own = this.providerId()
+    if (row.provider_id && own && row.provider_id !== own) return `through ${row.provider_id}, not ${own}`
+    const account = accountOf(this.settings_.config)
+    if (row.paylater_account && row.paylater_account !== account) return `at another PayLater account (${row.paylater_account}) than this registration's (${account})`
+    return null
   }
 
   /** Where refund attempts are recorded; overridable so unit tests can supply their own. */

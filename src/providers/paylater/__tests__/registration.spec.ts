@@ -79,6 +79,16 @@ describe("each attempt records the registration that started it", () => {
     expect(logged.filter((l) => l.level === "warn" && /registry/.test(l.message))).toHaveLength(1)
   })
 
+  it("a refund through Medusa is refused, nothing sent, for a payment this registration's account did not take", async () => {
+    const { provider, ledger, fake } = makeProvider()
+    await initiate(provider, "payses_1")
+    const row = ledger.rows[0]
+    Object.assign(row, { state: "paid", last_status_code: 2, paylater_account: "outlet 1000000062, client client-b, http://b.example" })
+    const refused = await provider.refundPayment({ amount: 350, data: { paylater_order_id: "payses_1" } } as never).catch((e: unknown) => e)
+    expect(refused).toMatchObject({ type: "not_allowed", message: expect.stringMatching(/another PayLater account \(outlet 1000000062/) })
+    expect(fake.refunds).toEqual([])
+  })
+
   it("a cradle that throws on unknown names (Awilix) answers null, not an error", () => {
     const container = createMedusaContainer()
     expect(registeredIdOf(container.cradle, {}, "paylater")).toBeNull()
