@@ -124,6 +124,27 @@ const paylaterOptions = {
   pendingUrlTemplate: env.PAYLATER_PENDING_URL_TEMPLATE || undefined,
 }
 
+/**
+ * A second PayLater registration (its own outlet and credentials, e.g. a second brand's account),
+ * only when PAYLATER_B_API_BASE_URL names its PayLater: the two-registration integration spec sets
+ * it to a second sandbox. Unset, the store has the one registration above.
+ */
+const secondRegistration = env.PAYLATER_B_API_BASE_URL
+  ? [
+      {
+        resolve: "./src/providers/paylater",
+        id: "paylater-b",
+        options: {
+          ...paylaterOptions,
+          apiBaseUrl: env.PAYLATER_B_API_BASE_URL,
+          outletId: env.PAYLATER_B_OUTLET_ID ?? "1000000062",
+          clientId: env.PAYLATER_B_CLIENT_ID ?? "sandbox-client-b",
+          clientSecret: env.PAYLATER_B_CLIENT_SECRET ?? "sandbox-secret-b",
+        },
+      },
+    ]
+  : []
+
 module.exports = defineConfig({
   projectConfig: {
     databaseUrl: env.DATABASE_URL,
@@ -160,6 +181,7 @@ module.exports = defineConfig({
             id: "paylater",
             options: paylaterOptions,
           },
+          ...secondRegistration,
         ],
       },
     },

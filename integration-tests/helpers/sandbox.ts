@@ -19,7 +19,7 @@ export const PAYLATER_WEBHOOK_PATH = "/hooks/payment/paylater_paylater"
 export interface SandboxHandle {
   /** The running sandbox; throws if asked before the hook started it. */
   (): PayLaterSandbox
-  /** The sandbox's base URL (what PAYLATER_API_BASE_URL was set to). */
+  /** The sandbox's base URL (what PAYLATER_API_BASE_URL, or `baseUrlEnv`, was set to). */
   url(): string
   /**
    * Sends the sandbox's webhooks to the booted app (`api.defaults.baseURL` + path) and returns the
@@ -31,10 +31,15 @@ export interface SandboxHandle {
 export interface UseSandboxOptions extends SandboxOptions {
   /** `reset()` the sandbox before every test, as the runner resets the database (default true). */
   resetEachTest?: boolean
+  /**
+   * The variable the sandbox's URL is put in (default PAYLATER_API_BASE_URL, the default
+   * registration's; PAYLATER_B_API_BASE_URL turns on medusa-config.ts's second registration).
+   */
+  baseUrlEnv?: string
 }
 
 export function useSandbox(opts: UseSandboxOptions = {}): SandboxHandle {
-  const { resetEachTest = true, ...sandboxOptions } = opts
+  const { resetEachTest = true, baseUrlEnv = "PAYLATER_API_BASE_URL", ...sandboxOptions } = opts
   let sandbox: PayLaterSandbox | undefined
   let webhookUrl: string | null = null
   let previousBaseUrl: string | undefined
@@ -42,8 +47,8 @@ export function useSandbox(opts: UseSandboxOptions = {}): SandboxHandle {
   beforeAll(async () => {
     const started = await startSandbox({ port: 0, host: "127.0.0.1", ...sandboxOptions })
     sandbox = started
-    previousBaseUrl = process.env.PAYLATER_API_BASE_URL
-    process.env.PAYLATER_API_BASE_URL = started.url
+    previousBaseUrl = process.env[baseUrlEnv]
+    process.env[baseUrlEnv] = started.url
   })
 
   if (resetEachTest) {
@@ -58,8 +63,8 @@ export function useSandbox(opts: UseSandboxOptions = {}): SandboxHandle {
   afterAll(async () => {
     await sandbox?.stop()
     sandbox = undefined
-    if (previousBaseUrl === undefined) delete process.env.PAYLATER_API_BASE_URL
-    else process.env.PAYLATER_API_BASE_URL = previousBaseUrl
+    if (previousBaseUrl === undefined) delete process.env[baseUrlEnv]
+    else process.env[baseUrlEnv] = previousBaseUrl
   })
 
   const get = (): PayLaterSandbox => {

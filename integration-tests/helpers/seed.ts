@@ -31,7 +31,9 @@ import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 export const PAYLATER_PROVIDER_ID = "pp_paylater_paylater"
 export const PAYLATER_RTP_PROVIDER_ID = "pp_paylater-rtp_paylater"
 export const SYSTEM_PROVIDER_ID = "pp_system_default"
-const WANTED_PROVIDERS = [PAYLATER_PROVIDER_ID, PAYLATER_RTP_PROVIDER_ID, SYSTEM_PROVIDER_ID]
+/** The payment link of medusa-config.ts's second registration (`paylater-b`), registered only when PAYLATER_B_API_BASE_URL is set. */
+export const PAYLATER_B_PROVIDER_ID = "pp_paylater_paylater-b"
+const WANTED_PROVIDERS = [PAYLATER_PROVIDER_ID, PAYLATER_RTP_PROVIDER_ID, SYSTEM_PROVIDER_ID, PAYLATER_B_PROVIDER_ID]
 
 /** The default manual fulfillment provider every Medusa app registers (`manual_manual`). */
 const FULFILLMENT_PROVIDER_ID = "manual_manual"

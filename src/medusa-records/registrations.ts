@@ -1,7 +1,9 @@
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
-import type { PayLaterApi } from "../lib/paylater"
+import { logRef, type PayLaterApi } from "../lib/paylater"
+import type { AttemptRecord } from "../modules/paylater-ledger/ledger-port"
 import { payLaterClientFor } from "../providers/paylater/clients"
+import { accountOf } from "../providers/paylater/registration"
 import { resolveProviderOptions, type ResolvedProviderOptions } from "../providers/paylater/options"
 import { RECONCILE_DEFAULTS, type ReconcileSettings } from "../providers/paylater/reconcile-options"
 import { PAYLATER_PROVIDER } from "./session"
@@ -26,7 +28,7 @@ export function registrationIdOf(providerId: string): string {
   return providerId.replace(PAYLATER_PROVIDER, "")
 }
 
-interface ConfiguredRegistration {
+export interface ConfiguredRegistration {
   id: string
   /** Null when the provider refused these options at boot. */
   options: ResolvedProviderOptions | null
@@ -114,4 +116,85 @@ export function registeredProviderOptions(container: MedusaContainer, providerId
   if (!PAYLATER_PROVIDER.test(providerId)) return null
   const id = registrationIdOf(providerId)
   return configuredRegistrations(container).find((r) => r.id === id)?.options ?? null
+}
+
+/** The registration an attempt belongs to, or why none may be asked about it. */
+export type AttemptRegistrationMatch =
+  | { ok: true; id: string; provider_id: string; options: ResolvedProviderOptions }
+  | { ok: false; why: string }
+
+/**
+ * Which configured registration an attempt belongs to. Pure: from the row's provider id (written
+ * ahead by the provider that started it, or linked by settlement from Medusa's session) checked
+ * against the account recorded with it; for a row without a provider id, only a registration using
+ * exactly its recorded account. Never the first or only registration, never a merchant id: an
+ * attempt asked or refunded at another account is asked about the wrong money.
+ */
+export function matchRegistration(
+  row: Pick<AttemptRecord, "provider_id" | "paylater_account" | "kind">,
+  registrations: readonly ConfiguredRegistration[]
+): AttemptRegistrationMatch {
+  const account = row.paylater_account ?? null
+  if (row.provider_id) {
+    if (!PAYLATER_PROVIDER.test(row.provider_id)) {
+      return { ok: false, why: `it names provider ${row.provider_id}, which is not a PayLater one` }
+    }
+    const id = registrationIdOf(row.provider_id)
+    const registration = registrations.find((r) => r.id === id)
+    if (!registration) {
+      return { ok: false, why: `its PayLater registration "${id}" (${row.provider_id}) is no longer configured in medusa-config` }
+    }
+    if (!registration.options) {
+      return { ok: false, why: `its PayLater registration "${id}" has options the provider refused at boot` }
+    }
+    const now = accountOf(registration.options.config)
+    if (account && account !== now) {
+      return { ok: false, why: `its PayLater registration "${id}" now points at another PayLater account (${now}) than the one it was sent to (${account})` }
+    }
+    return { ok: true, id, provider_id: row.provider_id, options: registration.options }
+  }
+  if (!account) {
+    return { ok: false, why: "it was recorded before attempts kept their PayLater registration and account" }
+  }
+  const same = registrations.filter((r) => r.options && accountOf(r.options.config) === account)
+  if (same.length !== 1) {
+    return {
+      ok: false,
+      why: same.length
+        ? `several PayLater registrations (${same.map((r) => r.id).join(", ")}) use its account (${account})`
+        : `no configured PayLater registration uses its account (${account})`,
+    }
+  }
+  const [registration] = same
+  const provider_id = `pp_${row.kind === "link" ? "paylater" : "paylater-rtp"}_${registration.id}`
+  return { ok: true, id: registration.id, provider_id, options: registration.options! }
+}
+
+/** An attempt's registration with the client that reaches its account (the one its provider uses). */
+export type AttemptRegistration = Extract<AttemptRegistrationMatch, { ok: true }> & { api: PayLaterApi }
+
+/**
+ * The one answer to "where is this attempt asked about and refunded": its registration and that
+ * registration's PayLater client, or why there is none (the attempt is then sent nowhere).
+ */
+export function registrationOfAttempt(
+  container: MedusaContainer,
+  row: Pick<AttemptRecord, "provider_id" | "paylater_account" | "kind">
+): AttemptRegistration | { ok: false; why: string } {
+  const match = matchRegistration(row, configuredRegistrations(container))
+  if (!match.ok) return match
+  return { ...match, api: payLaterClientFor(match.options.config, container.resolve(ContainerRegistrationKeys.LOGGER)) }
+}
+
+// Per process: an attempt nobody may ask about is looked at on every reconciliation turn.
+const warned = new Set<string>()
+
+/** Logs once (per process) that an attempt is sent nowhere, and why; the row stays as it is. */
+export function warnUnroutedOnce(logger: { warn(message: string): void }, paylaterOrderId: string, why: string): void {
+  if (warned.has(paylaterOrderId)) return
+  if (warned.size >= 10_000) warned.clear()
+  warned.add(paylaterOrderId)
+  logger.warn(
+    `PayLater: ${logRef(paylaterOrderId)} is not asked about nor refunded at any PayLater account: ${why}. A paid one is listed on Settings → PayLater for a person.`
+  )
 }

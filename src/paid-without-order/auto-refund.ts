@@ -1,15 +1,16 @@
 import { randomUUID } from "node:crypto"
-import { ContainerRegistrationKeys, MathBN, Modules } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys, MathBN, MedusaError, Modules } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { logRef, refundStaleAfterMs } from "../lib/paylater"
 import { ledgerModuleOf } from "../modules/paylater-ledger/resolve"
 import type { PayLaterLedgerModuleService } from "../modules/paylater-ledger/service"
 import type { AttentionRecord } from "../modules/paylater-ledger/types"
 import { sendGuardedRefund } from "../providers/paylater/refund-guard"
-import { clientForRegistration, configuredRegistrations, registrationIdOf } from "../medusa-records/registrations"
 import { CartBusyError, underCartMoneyLocks } from "./cart-locks"
 import { whoseMoney } from "../medusa-records/order-owner"
 import { ownerSentence } from "../modules/paylater-ledger/whose-money"
+import { notRefundableMessage, registrationOfItem, whyNotRefundable } from "./item-registration"
+import { planSentence } from "./listing"
 import { afterFailure, isAbandoned, isDue, readPlan, startRefund, type AutoRefund } from "./refund-plan"
 
 /**
@@ -35,6 +36,9 @@ function summaryFor(summary: string, plan: AutoRefund): string {
   if (plan.state === "outcome_unknown") {
     return `${facts} The automatic refund got no answer from PayLater and may have been paid out: check the PayLater merchant portal and record it on the "Refund outcome unknown" row; nothing is sent again automatically.`
   }
+  if (plan.state === "held" && plan.last_error) {
+    return `${facts} ${planSentence(plan)}`
+  }
   if (plan.state === "stopped" && plan.last_error) {
     return `${facts} The automatic refund was refused ${plan.tries} times (last: ${plan.last_error}); refund it yourself or mark it resolved.`
   }
@@ -49,7 +53,8 @@ async function reread(ledger: PayLaterLedgerModuleService, id: string): Promise<
 /**
  * The refund itself: through the Medusa payment when there is one, else straight through the
  * guard (a superseded attempt, a deleted session's, a Request to Pay whose answer was lost: nothing
- * in Medusa holds that money). `amount` defaults to the whole payment.
+ * in Medusa holds that money). `amount` defaults to the whole payment. Only ever at the PayLater
+ * account of the registration that started the attempt; refused (typed) when none is configured.
  */
 export async function sendRefund(
   container: MedusaContainer,
@@ -58,6 +63,11 @@ export async function sendRefund(
   amount?: string
 ): Promise<void> {
   const refundAmount = amount ?? item.amount
+  const row = item.paylater_order_id ? await ledger.findAttempt(item.paylater_order_id) : null
+  const registration = registrationOfItem(container, item, row)
+  if (!registration.ok) {
+    throw new MedusaError(MedusaError.Types.NOT_ALLOWED, notRefundableMessage(registration.why))
+  }
   if (item.payment_id) {
     await container.resolve(Modules.PAYMENT).refundPayment({
       payment_id: item.payment_id,
@@ -69,14 +79,11 @@ export async function sendRefund(
     return
   }
   // A superseded attempt has no Medusa payment: nothing in Medusa can record this refund.
-  const providerId = String(item.detail?.provider_id ?? "")
-  const registration = configuredRegistrations(container).find((r) => r.id === registrationIdOf(providerId))
-  const api = clientForRegistration(container, registrationIdOf(providerId))
-  if (!api || !registration?.options || !item.paylater_order_id || !item.amount) {
-    throw new Error(`no PayLater registration for provider "${providerId}"`)
+  if (!item.paylater_order_id || !item.amount) {
+    throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "This item names no PayLater order and amount to refund.")
   }
   await sendGuardedRefund({
-    api,
+    api: registration.api,
     logger: container.resolve(ContainerRegistrationKeys.LOGGER),
     ledger,
     data: { amount: item.amount },
@@ -121,6 +128,13 @@ async function refundOne(container: MedusaContainer, ledger: PayLaterLedgerModul
   if (item.paylater_order_id && item.amount && MathBN.gte(await ledger.refundedAmount(item.paylater_order_id), item.amount)) {
     // Refunded already (Medusa's own completion refunds when it fails late enough, or an operator did).
     return finish(ledger, item, { ...plan, state: "refunded", next_attempt_at: null }, "Refunded in full already; nothing more sent to PayLater.")
+  }
+  const unrouted = await whyNotRefundable(container, ledger, item)
+  if (unrouted) {
+    // Its registration is gone: sent to no other account, held for a person (said once: no longer due).
+    await savePlan(ledger, item, { ...plan, state: "held", next_attempt_at: null, last_error: unrouted })
+    logger.warn(`PayLater: ${logRef(item.paylater_order_id)} (${item.amount} QAR) is not refunded automatically: ${unrouted}; held for a person`)
+    return "stopped"
   }
   await savePlan(ledger, item, startRefund(plan, now))
   try {

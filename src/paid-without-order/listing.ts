@@ -33,7 +33,11 @@ export function policyOf(container: MedusaContainer, providerId: string): PaidWi
 
 const utc = (iso: string) => iso.replace("T", " ").slice(0, 16) + " UTC"
 
-function planSentence(plan: AutoRefund): string {
+/** What the item says about its refund; also when the automatic refund later held it (auto-refund.ts). */
+export function planSentence(plan: AutoRefund): string {
+  if (plan.state === "held" && plan.last_error) {
+    return `Not refunded automatically, and it cannot be refunded from here: ${plan.last_error}. Refund it in that PayLater account's merchant portal (or configure its registration again), then mark it resolved.`
+  }
   return plan.state === "held"
     ? 'Held for a person (paidWithoutOrder: "hold"): place the order by hand, or refund it.'
     : `It will be refunded in full automatically from ${utc(plan.next_attempt_at!)} (PayLater's refund window); to place the order by hand instead, mark this resolved before then.`
@@ -52,6 +56,8 @@ export interface PaidAttempt {
   order_id?: string | null
   /** What went wrong, in one line. */
   reason: string
+  /** Why no configured registration may ask about or refund it (registrationOfAttempt): held for a person. */
+  unrouted?: string | null
   detail?: Record<string, unknown>
 }
 
@@ -79,7 +85,9 @@ export async function flagPaidAttempt(container: MedusaContainer, paid: PaidAtte
   } else if (owner.owner === "cannot_tell") {
     paid = { ...paid, order_id: owner.order_id, reason: `${paid.reason}; ${ownerSentence(owner)}` }
   }
-  const plan = planFor(policyOf(container, paid.provider_id), paid.paid_at)
+  const plan: AutoRefund = paid.unrouted
+    ? { state: "held", tries: 0, next_attempt_at: null, last_error: paid.unrouted }
+    : planFor(policyOf(container, paid.provider_id), paid.paid_at)
   return ledger.flagForAttention("paid_without_order", {
     dedupe_key: dedupeKeyOf(paid.paylater_order_id),
     summary: `Paid ${paid.amount} QAR at PayLater (${paid.paylater_order_id}), but no order was placed: ${paid.reason}. ${planSentence(plan)}`,

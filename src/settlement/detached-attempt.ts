@@ -1,29 +1,15 @@
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { isPayLaterError, logRef, type PayLaterApi } from "../lib/paylater"
+import { isPayLaterError, logRef } from "../lib/paylater"
 import type { AttemptRecord } from "../modules/paylater-ledger/ledger-port"
 import { askPayLaterNow } from "../modules/paylater-ledger/attempt-state"
 import { ledgerModuleOf } from "../modules/paylater-ledger/resolve"
 import { storedAmountText } from "../providers/paylater/money"
 import { flagPaidAttempt, flagPaidWithoutOrder, PAID_WITHOUT_ORDER_NEXT_STEP, recordedPaymentOf } from "../paid-without-order/listing"
 import { ownersOf } from "../medusa-records/owners"
-import { clientForRegistration, configuredRegistrations, registrationIdOf } from "../medusa-records/registrations"
+import { registrationOfAttempt, warnUnroutedOnce } from "../medusa-records/registrations"
 import type { SettleInput, SettlementResult } from "./settle"
 import { takeStatusSlot } from "./transitions"
-
-/**
- * The registration an attempt was sent under: its provider's when settlement saw its session, else
- * the one whose merchant account it was sent to, else the store's only one.
- */
-export function registrationOf(container: MedusaContainer, row: AttemptRecord): { id: string; provider_id: string; api: PayLaterApi } | null {
-  const registrations = configuredRegistrations(container).filter((r) => r.options)
-  const id = row.provider_id
-    ? registrationIdOf(row.provider_id)
-    : (registrations.find((r) => r.options!.config.merchantId === row.detail?.merchant_id) ?? registrations[0])?.id
-  const api = id ? clientForRegistration(container, id) : null
-  if (!id || !api) return null
-  return { id, api, provider_id: row.provider_id ?? `pp_${row.kind === "link" ? "paylater" : "paylater-rtp"}_${id}` }
-}
 
 function whyDetached(row: AttemptRecord): string {
   if (row.superseded_by) {
@@ -55,9 +41,12 @@ export async function settleDetachedAttempt(
   const wanted = askPayLaterNow(row, { signal: input.signal, reported: input.reported }, new Date())
   // A public screen polling a gone session asks PayLater at most once per interval, like a live one.
   if (wanted && (!input.throttle_seconds || (await takeStatusSlot(container, row.paylater_order_id, input.throttle_seconds)))) {
-    const registration = registrationOf(container, row)
-    if (!registration) {
-      logger.warn(`PayLater: no registration to ask about ${logRef(row.paylater_order_id)}; left open`)
+    // Only the registration that started it (medusa-records/registrations.ts), never another account.
+    const registration = registrationOfAttempt(container, row)
+    if (!registration.ok) {
+      warnUnroutedOnce(logger, row.paylater_order_id, registration.why)
+      // Asked nowhere, left open; looked at again at its next-ask time (backoff), not on every run.
+      await ledger.recordUnanswered(row.paylater_order_id)
       return { outcome: "detached", session: null, attempt: row, asked: false, changed: false }
     }
     try {
@@ -106,11 +95,14 @@ async function listPaidDetached(container: MedusaContainer, row: AttemptRecord, 
     await flagPaidWithoutOrder(container, row.session_id, { signal })
     return
   }
-  const registration = registrationOf(container, row)
+  const registration = registrationOfAttempt(container, row)
+  if (!registration.ok) warnUnroutedOnce(logger, row.paylater_order_id, registration.why)
   const flagged = await flagPaidAttempt(container, {
     paylater_order_id: row.paylater_order_id,
     session_id: row.session_id,
-    provider_id: registration?.provider_id ?? row.provider_id ?? "pp_paylater_unknown",
+    provider_id: registration.ok ? registration.provider_id : row.provider_id ?? "pp_paylater_unknown",
+    // No registration may refund it: listed for a person, never refunded automatically.
+    unrouted: registration.ok ? null : registration.why,
     amount: storedAmountText(row),
     paid_at: new Date(row.last_status_at ?? Date.now()),
     payment_collection_id: row.payment_collection_id,

@@ -2,8 +2,7 @@ import { fillTemplate, withStorefront } from "../providers/paylater/templates"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { holdsOrderMoney, returnDecisionOf, type ReturnDecision, type ReturnOutcomeHint } from "../modules/paylater-ledger/attempt-state"
 import type { AttemptRecord } from "../modules/paylater-ledger/ledger-port"
-import { registrationOf } from "./detached-attempt"
-import { registeredProviderOptions } from "../medusa-records/registrations"
+import { registeredProviderOptions, registrationOfAttempt } from "../medusa-records/registrations"
 
 /**
  * The one place a shopper's way back is built. The storefront URL for a return decision
@@ -36,8 +35,8 @@ export function returnUrlFor(
  * completion failed): where its row says.
  */
 export function detachedReturnUrl(container: MedusaContainer, row: AttemptRecord, hint: ReturnOutcomeHint): string | null {
-  const registration = registrationOf(container, row)
-  if (!registration) return null
+  const registration = registrationOfAttempt(container, row)
+  if (!registration.ok) return null
   // The order whose money this row holds (the ledger says so): its confirmation. Any other order of
   // the cart is not this money's, so a paid one is "paid, not placed" (listed, refunded or held).
   const orderId = holdsOrderMoney(row) ? row.order_id : null

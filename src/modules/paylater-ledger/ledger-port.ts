@@ -19,7 +19,10 @@ export interface WriteAheadInput {
   paylater_order_id: string
   kind: AttemptKind
   session_id: string
+  /** The provider (so the registration: outlet, credentials) that starts it: asked and refunded there only. */
   provider_id?: string | null
+  /** Public-safe fingerprint of the PayLater account the create goes to (providers/paylater/registration.ts `accountOf`). */
+  paylater_account?: string | null
   /** When known at the start (a store request names it): where the attempt belongs. */
   payment_collection_id?: string | null
   /** Two-decimal QAR text (exact). */
@@ -47,6 +50,8 @@ export interface AttemptRecord {
   kind: AttemptKind
   session_id: string
   provider_id: string | null
+  /** Null on rows written before attempts recorded it. */
+  paylater_account?: string | null
   payment_collection_id: string | null
   cart_id: string | null
   order_id: string | null

@@ -53,6 +53,7 @@ import {
   type PayLaterSessionData,
 } from "./session-data"
 import { sessionStatusFor, statusDataFor } from "./status"
+import { accountOf, registeredIdOf } from "./registration"
 import { sendGuardedRefund, type RefundLedger } from "./refund-guard"
 import { currentPaymentCollection, currentStoreStart } from "./request-context"
 import { readWebhookBody } from "./webhook-input"
@@ -105,6 +106,10 @@ export abstract class PayLaterBaseProvider extends AbstractPaymentProvider<PayLa
   protected readonly settings_: ResolvedProviderOptions
   protected readonly api_: PayLaterApi
   protected readonly logger_: Logger | Console
+  /** Kept to find this provider's own registered id (`providerId`); read only after construction. */
+  private readonly cradle_: Record<string, unknown>
+  /** undefined until looked up; null when Medusa's registry does not name this instance. */
+  private providerId_: string | null | undefined
 
   /** Failures after which the create may or may not have happened: retried once under a new id. */
   protected readonly retryableStartCodes: ReadonlySet<PayLaterErrorCode> = new Set<PayLaterErrorCode>([
@@ -117,6 +122,7 @@ export abstract class PayLaterBaseProvider extends AbstractPaymentProvider<PayLa
 
   protected constructor(cradle: Record<string, unknown>, options: PayLaterProviderOptions) {
     super(cradle, options)
+    this.cradle_ = cradle
     this.settings_ = resolveProviderOptions(options)
     this.logger_ = PayLaterBaseProvider.loggerFrom(cradle)
     this.api_ = this.createApi(this.settings_.config)
@@ -134,6 +140,20 @@ export abstract class PayLaterBaseProvider extends AbstractPaymentProvider<PayLa
   /** Overridable so tests (and future transports) can supply their own PayLaterApi. */
   protected createApi(config: PayLaterConfig): PayLaterApi {
     return payLaterClientFor(config, this.logger_)
+  }
+
+  /**
+   * The id Medusa registered this provider under (`pp_paylater_<entry id>`: which registration, and
+   * so which outlet and credentials), found once in the payment module's registry (registration.ts).
+   */
+  protected providerId(): string | null {
+    if (this.providerId_ === undefined) {
+      this.providerId_ = registeredIdOf(this.cradle_, this, (this.constructor as { identifier?: string }).identifier ?? "")
+      if (!this.providerId_) {
+        this.logger_.warn("PayLater: this provider is not in Medusa's payment provider registry; attempts record only the account they were sent to")
+      }
+    }
+    return this.providerId_
   }
 
   /** What the attempt ledger calls this method's PayLater orders. */
@@ -298,6 +318,10 @@ export abstract class PayLaterBaseProvider extends AbstractPaymentProvider<PayLa
     if (row.state !== "paid") {
       throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "PayLater has not confirmed this payment as paid: there is nothing to refund.")
     }
+    const elsewhere = this.startedElsewhere(row)
+    if (elsewhere) {
+      throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `This PayLater payment was taken ${elsewhere}: it is refunded only there.`)
+    }
     const refunded = await sendGuardedRefund({
       api: this.api_,
       logger: this.logger_,
@@ -312,6 +336,15 @@ export abstract class PayLaterBaseProvider extends AbstractPaymentProvider<PayLa
       staleAfterMs: refundStaleAfterMs(this.settings_.config),
     })
     return { data: refunded }
+  }
+
+  /** Where an attempt another registration or account started was taken, or null when it was here. */
+  private startedElsewhere(row: AttemptRecord): string | null {
+    const own = this.providerId()
+    if (row.provider_id && own && row.provider_id !== own) return `through ${row.provider_id}, not ${own}`
+    const account = accountOf(this.settings_.config)
+    if (row.paylater_account && row.paylater_account !== account) return `at another PayLater account (${row.paylater_account}) than this registration's (${account})`
+    return null
   }
 
   /** Where refund attempts are recorded; overridable so unit tests can supply their own. */
@@ -426,6 +459,9 @@ export abstract class PayLaterBaseProvider extends AbstractPaymentProvider<PayLa
         currency_code: "QAR",
         expires_at: new Date(startInput.startedAt.getTime() + this.attemptExpiryMinutes() * 60_000),
         supersedes: replaced,
+        // Which registration and account the create goes to: the row is asked and refunded there only.
+        provider_id: this.providerId(),
+        paylater_account: accountOf(this.settings_.config),
         detail: { merchant_id: this.settings_.config.merchantId },
       })
       replaced = orderId

@@ -18,7 +18,10 @@ export const PayLaterAttempt = model
     /** link | request_to_pay | point_of_sale */
     kind: model.text(),
     session_id: model.text(),
+    /** The provider that started it (pp_paylater_<registration id>): written ahead, asked and refunded there only. */
     provider_id: model.text().nullable(),
+    /** Public-safe: the PayLater account (outlet, client id, API base) the create was sent to; null on older rows. */
+    paylater_account: model.text().nullable(),
     payment_collection_id: model.text().nullable(),
     cart_id: model.text().nullable(),
     order_id: model.text().nullable(),

@@ -23,6 +23,7 @@ export class Attempts extends PayLaterTables implements AttemptLedger {
           kind: input.kind,
           session_id: input.session_id,
           provider_id: input.provider_id ?? null,
+          paylater_account: input.paylater_account ?? null,
           payment_collection_id: input.payment_collection_id ?? null,
           // Exact: numeric plus its raw decimal text, never through a float.
           amount: new BigNumber(input.amount) as unknown as number,

@@ -65,6 +65,7 @@ export class MemoryRefundLedger implements RefundLedger, LedgerPort {
         kind: input.kind,
         session_id: input.session_id,
         provider_id: input.provider_id ?? null,
+        paylater_account: input.paylater_account ?? null,
         payment_collection_id: null,
         cart_id: null,
         order_id: null,

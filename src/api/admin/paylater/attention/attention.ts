@@ -7,6 +7,7 @@ import { ATTENTION_RESOLUTIONS, type AttentionRecord } from "../../../../modules
 import { recordedPaymentOf } from "../../../../paid-without-order/listing"
 import { currentItems, type CurrentItem } from "../../../../paid-without-order/current-items"
 import { heldByNoOrder, type Owner } from "../../../../modules/paylater-ledger/whose-money"
+import { unroutedItems } from "../../../../paid-without-order/item-registration"
 import { BOOKING_METADATA_KEY } from "../../../../providers/paylater/refund-guard"
 
 /** The plugin's module, or a clear 500 when the app runs without it. */
@@ -27,7 +28,10 @@ export interface AttentionView extends AttentionRecord {
   cart_id: string | null
   /** Resolutions the page may offer (ATTENTION_RESOLUTIONS of the kind), empty once resolved. */
   resolutions: string[]
-  /** A refund through Medusa is possible (a payment exists and nothing is unknown about it). */
+  /**
+   * A refund from the list is possible (a payment exists, nothing is unknown about it, and the
+   * registration that took it is configured).
+   */
   can_refund: boolean
   /** Whose money the item's payment is, decided when the list was read (whose-money.ts), if it is about one. */
   whose_money: Owner["owner"] | null
@@ -75,6 +79,8 @@ async function viewsOf(container: MedusaContainer, decided: CurrentItem[]): Prom
       links.set(row.id, { order_id: row.order?.id ?? null, cart_id: row.cart?.id ?? null })
     }
   }
+  // Never refunded at another account than the one that took it (registrationOfAttempt).
+  const unrouted = await unroutedItems(container, requireLedgerModule(container), items)
   return items.map((item) => {
     const collectionId = collectionOf(item)
     const link = collectionId ? links.get(collectionId) : undefined
@@ -86,7 +92,7 @@ async function viewsOf(container: MedusaContainer, decided: CurrentItem[]): Prom
       order_id: item.order_id ?? link?.order_id ?? null,
       cart_id: item.cart_id ?? link?.cart_id ?? null,
       resolutions: open ? [...(ATTENTION_RESOLUTIONS[item.kind] ?? ["resolved"])] : [],
-      can_refund: open && canRefund(item) && (!owner || heldByNoOrder(owner)),
+      can_refund: open && canRefund(item) && !unrouted.has(item.id) && (!owner || heldByNoOrder(owner)),
       whose_money: owner?.owner ?? null,
     }
   })

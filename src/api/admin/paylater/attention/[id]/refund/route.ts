@@ -3,6 +3,7 @@ import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/frame
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { refundPaymentWorkflow } from "@medusajs/medusa/core-flows"
 import { sendRefund } from "../../../../../../paid-without-order/auto-refund"
+import { notRefundableMessage, whyNotRefundable } from "../../../../../../paid-without-order/item-registration"
 import { requireLedgerModule, attentionItem, canRefund, loadAttention } from "../../attention"
 import { CartBusyError, underCartMoneyLocks } from "../../../../../../paid-without-order/cart-locks"
 import { whoseMoney } from "../../../../../../medusa-records/order-owner"
@@ -64,6 +65,11 @@ export async function POST(req: AuthenticatedMedusaRequest<{ amount?: unknown }>
       MedusaError.Types.NOT_ALLOWED,
       "This PayLater payment has no Medusa payment to refund from: refund it in the PayLater merchant portal, then mark it resolved."
     )
+  }
+  // Only at the PayLater account of the registration that took it; none configured: refused.
+  const unrouted = await whyNotRefundable(req.scope, requireLedgerModule(req.scope), listed)
+  if (unrouted) {
+    throw new MedusaError(MedusaError.Types.NOT_ALLOWED, notRefundableMessage(unrouted))
   }
   const amount = body.amount
   if (amount !== undefined && !(typeof amount === "string" && /^\d{1,9}(\.\d{1,2})?$/.test(amount))) {
