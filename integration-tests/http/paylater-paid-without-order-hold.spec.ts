@@ -55,7 +55,8 @@ integrationTestRunner({
       expect(refunded.data.attention).toMatchObject({ status: "resolved", resolution: "refunded", order_id: null })
       expect(paylater().order(sessionId)!.refunds).toEqual([expect.objectContaining({ amount: "360.00", full: true })])
       expect(await ledgerForCart(getContainer(), cartId)).toMatchObject({ orders: 0, refunds: 1 })
-      expect((await api.post(`/admin/paylater/attention/${item.id}/refund`, {}, { ...admin, ...keep })).status).toBe(400)
+      // A second click: refused with the reason (409), nothing sent again.
+      expect((await api.post(`/admin/paylater/attention/${item.id}/refund`, {}, { ...admin, ...keep })).status).toBe(409)
       expect(paylater().order(sessionId)!.refunds).toHaveLength(1)
     })
   },
