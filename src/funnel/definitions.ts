@@ -290,3 +290,16 @@ export function computeFunnel(input: {
     })),
   }
 }
+
+export const PAYMENT_STATUSES = ["placed", "placing", "paid_without_order", "partially_refunded", "refunded"] as const
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number]
+
+/**
+ * A payment's status in the finance report: refunded (in full) or partially refunded by the
+ * period's end, else its outcome (placed, placing, paid without an order).
+ */
+export function paymentStatusOf(outcome: Outcome, amount: string, refunded: string): PaymentStatus {
+  const r = minor(refunded)
+  if (r > 0n) return r >= minor(amount) ? "refunded" : "partially_refunded"
+  return outcome === "placing" || outcome === "paid_without_order" ? outcome : "placed"
+}

@@ -133,3 +133,13 @@ export function previousPeriod(period: Period): Period {
 export function daysOf(period: Period): string[] {
   return Array.from({ length: period.days }, (_, i) => addDays(period.from_date, i))
 }
+
+/** An instant as the zone's wall-clock time with its offset: 2026-11-10T12:03:00+03:00. */
+export function localTimestamp(at: Date, zone: string): string {
+  const p = partsOf(at, zone)
+  const pad = (n: number) => String(n).padStart(2, "0")
+  const offsetMin = Math.round(offsetAt(at, zone) / 60_000)
+  const sign = offsetMin < 0 ? "-" : "+"
+  const abs = Math.abs(offsetMin)
+  return `${dayOf(at, zone)}T${pad(p.hour)}:${pad(p.minute)}:${pad(p.second)}${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`
+}
