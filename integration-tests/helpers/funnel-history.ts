@@ -193,7 +193,10 @@ export function sampleHistory(opts: HistoryOptions): { attempts: AttemptInsert[]
       })
     }
   }
-  return { attempts, refunds }
+  // Written in the order a store writes them (by creation), so the table's physical order follows
+  // time as it does on a live store (what the planner's index choices depend on).
+  const byCreation = (a: { created_at: string }, b: { created_at: string }) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0)
+  return { attempts: attempts.sort(byCreation), refunds: refunds.sort(byCreation) }
 }
 
 /** Inserts rows in batches (JSON → json_populate_recordset: one statement per batch, not per row). */

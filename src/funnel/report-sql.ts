@@ -39,6 +39,9 @@ export async function sql(knex: Knex, text: string, params: Record<string, unkno
   return result.rows
 }
 
+/** Enough for 200,000 attempts' checkouts in memory (the hash aggregates spill to disk otherwise). */
+const COHORT_WORK_MEM = "64MB"
+
 const PAID_OUTCOMES = "('placed', 'placing', 'paid_without_order')"
 const MONEY_REFUNDS = `(${MONEY_REFUND_STATUSES.map((s) => `'${s}'`).join(", ")})`
 
@@ -70,21 +73,33 @@ with a as (
   from paylater_attempt
   where deleted_at is null and created_at >= $prev_from and created_at < $to
 ),
+ck as (
+  -- Per checkout and method. Hash-aggregable on purpose (no ordered aggregate): the latest attempt
+  -- is the greatest "creation time, id" key, compared byte-wise (collate "C", as the definitions do).
+  select p, kind, checkout, min(created_at) as first_at,
+    bool_or(outcome = 'placed') as has_placed, bool_or(outcome = 'placing') as has_placing,
+    bool_or(outcome = 'paid_without_order') as has_pwo,
+    max((to_char(created_at at time zone 'UTC', 'YYYYMMDDHH24MISSUS') || paylater_order_id || chr(1) || outcome) collate "C") as last_key
+  from a group by p, kind, checkout
+),
 c as (
-  select p, kind, grouping(kind) as all_kinds, min(created_at) as first_at,
-    case when bool_or(outcome = 'placed') then 'placed'
-         when bool_or(outcome = 'placing') then 'placing'
-         when bool_or(outcome = 'paid_without_order') then 'paid_without_order'
-         else (array_agg(outcome order by created_at desc, paylater_order_id collate "C" desc))[1] end as outcome
-  from a
-  group by grouping sets ((p, kind, checkout), (p, checkout))
+  select p, kind, 0 as all_kinds, first_at, has_placed, has_placing, has_pwo, last_key from ck
+  union all
+  select p, null, 1, min(first_at), bool_or(has_placed), bool_or(has_placing), bool_or(has_pwo), max(last_key collate "C")
+  from ck group by p, checkout
+),
+co as (
+  select p, kind, all_kinds, first_at,
+    case when has_placed then 'placed' when has_placing then 'placing' when has_pwo then 'paid_without_order'
+         else split_part(last_key, chr(1), 2) end as outcome
+  from c
 )
-select 'attempts' as section, p, case when grouping(kind) = 1 then 'total' else kind end as kind, outcome as key, count(*)::int as n,
+select 'attempts' as section, p, coalesce(kind, 'total') as kind, outcome as key, count(*)::int as n,
   null::bigint as x, null::bigint as y
   from a group by grouping sets ((p, kind, outcome), (p, outcome))
 union all
 select 'checkouts', p, case when all_kinds = 1 then 'total' else kind end, outcome, count(*)::int, null, null
-  from c group by p, all_kinds, kind, outcome
+  from co group by p, all_kinds, kind, outcome
 union all
 select 'time_to_pay', 'cur', case when grouping(kind) = 1 then 'total' else kind end, null, count(*)::int,
     percentile_disc(0.5) within group (order by s), percentile_disc(0.9) within group (order by s)
@@ -101,7 +116,7 @@ union all
 union all
 select 'daily', 'cur', 'total', to_char(first_at at time zone $tz, 'YYYY-MM-DD'), count(*)::int,
     count(*) filter (where outcome in ${PAID_OUTCOMES}), null
-  from c where p = 'cur' and all_kinds = 1 group by 4
+  from co where p = 'cur' and all_kinds = 1 group by 4
 `
 
 const MONEY = `
@@ -126,12 +141,16 @@ select 'daily', 'total', to_char(last_status_at at time zone $tz, 'YYYY-MM-DD'),
 `
 
 const REFUNDS = `
-select case when grouping(a.kind) = 1 then 'total' else a.kind end as kind, grouping(a.kind) as all_kinds, count(*)::int as n,
-    coalesce(sum(round(r.amount, 2)), 0)::text as amount
-from paylater_refund_attempt r
-left join paylater_attempt a on a.paylater_order_id = r.paylater_order_id and a.deleted_at is null
-where r.deleted_at is null and r.status in ${MONEY_REFUNDS} and r.sent_at >= $from and r.sent_at < $to
-group by grouping sets ((a.kind), ())
+select case when grouping(kind) = 1 then 'total' else kind end as kind, grouping(kind) as all_kinds, count(*)::int as n,
+    coalesce(sum(amount), 0)::text as amount
+from (
+  -- Each refund's method by its PayLater order (the unique index): no scan of the attempts.
+  select round(r.amount, 2) as amount,
+    (select a.kind from paylater_attempt a where a.paylater_order_id = r.paylater_order_id and a.deleted_at is null) as kind
+  from paylater_refund_attempt r
+  where r.deleted_at is null and r.status in ${MONEY_REFUNDS} and r.sent_at >= $from and r.sent_at < $to
+) t
+group by grouping sets ((kind), ())
 `
 
 /** The funnel's queries with their values (also what bench/funnel.js EXPLAINs). */
@@ -150,7 +169,17 @@ const isOutcome = (v: unknown): v is Outcome => (OUTCOMES as readonly string[]).
 /** The report of definitions.ts computeFunnel, from the database. */
 export async function funnelFromSql(knex: Knex, input: { period: Period; previous: Period; now: Date }): Promise<FunnelReport> {
   const { period, previous, now } = input
-  const [cohort, money, refunds] = await Promise.all(funnelQueries(input).map((q) => sql(knex, q.text, q.params)))
+  const [cohort, money, refunds] = await Promise.all(
+    funnelQueries(input).map((q) =>
+      q.name === "cohort"
+        ? // Its hash aggregates hold a period's checkouts: more than PostgreSQL's default 4 MB, for this transaction only.
+          knex.transaction(async (trx) => {
+            await trx.raw(`set local work_mem = '${COHORT_WORK_MEM}'`)
+            return sql(trx, q.text, q.params)
+          })
+        : sql(knex, q.text, q.params)
+    )
+  )
   const keys: MethodKey[] = [...METHODS, "total"]
   const counts = (section: string, p: string, kind: MethodKey): Counts => {
     const c = emptyCounts()

@@ -1,69 +1,16 @@
 /** The report routes as the page calls them (same origin: the dashboard's session cookie authenticates). */
 
-export type Counts = {
-  started: number
-  paid: number
-  placed: number
-  placing: number
-  paid_without_order: number
-  declined: number
-  expired: number
-  abandoned: number
-  open: number
-}
+// The shapes the routes answer, from the server code that builds them (types only: nothing of it is bundled).
+import type { Counts, FunnelReport, MethodFunnel, MethodKey } from "../../../funnel/definitions"
+import type { PaymentRow } from "../../../funnel/payments-sql"
+import type { AttemptRow } from "../../../funnel/attempts-sql"
 
-export type MethodFunnel = {
-  checkouts: Counts
-  attempts: Counts
-  conversion: { checkouts: number | null; attempts: number | null }
-  previous_conversion: { checkouts: number | null; attempts: number | null }
-  conversion_change: { checkouts: number | null; attempts: number | null }
-  time_to_pay: { median_s: number | null; p90_s: number | null }
-  money: { payments: number; paid: string; refunded: string; net: string }
-  refunds: { count: number; amount: string }
-}
-
-export type Method = "link" | "request_to_pay" | "point_of_sale"
-export type MethodKey = Method | "total"
-
+export type { Counts, MethodFunnel, MethodKey }
+export type Method = Exclude<MethodKey, "total">
 export type PeriodView = { from: string; to: string; time_zone: string; days: number }
-
-export type Funnel = {
-  period: PeriodView
-  previous: PeriodView
-  methods: Record<MethodKey, MethodFunnel>
-  request_to_pay: { pushes_sent: number; approved: number; declined: number; expired: number; abandoned: number; open: number }
-  errors: Array<{ code: string; count: number }>
-  daily: Array<{ date: string; paid: string; payments: number; started: number; converted: number; conversion: number | null }>
-}
-
-export type Payment = {
-  paylater_order_id: string
-  paylater_ref: string | null
-  order_id: string | null
-  order_display_id: number | null
-  method: Method
-  paid_at: string
-  amount: string
-  refunded: string
-  net: string
-  status: string
-  currency_code: string
-  mobile_number_masked: string | null
-}
-
-export type Attempt = {
-  paylater_order_id: string
-  paylater_ref: string | null
-  method: Method
-  outcome: string
-  created_at: string
-  amount: string
-  cart_id: string | null
-  order_id: string | null
-  start_error: string | null
-  mobile_number_masked: string | null
-}
+export type Funnel = FunnelReport & { period: PeriodView; previous: PeriodView }
+export type Payment = Omit<PaymentRow, "method"> & { method: Method }
+export type Attempt = Omit<AttemptRow, "method"> & { method: Method }
 
 export type PeriodChoice = { period: "today" | "7d" | "30d" | "90d" } | { period: "custom"; from: string; to: string }
 

@@ -19,22 +19,26 @@ const COUNT_ROWS: Array<{ key: keyof Counts; label: string; hint: string }> = [
   { key: "open", label: "Still open", hint: "waiting for the shopper" },
 ]
 
+const MethodHeader = ({ first }: { first: string }) => (
+  <Table.Header>
+    <Table.Row>
+      <Table.HeaderCell>{first}</Table.HeaderCell>
+      {METHODS.map((m) => (
+        <Table.HeaderCell key={m} className="text-right">
+          {METHOD_LABEL[m]}
+        </Table.HeaderCell>
+      ))}
+    </Table.Row>
+  </Table.Header>
+)
+
 const change = (pp: number | null) =>
   pp === null ? null : <Badge size="2xsmall" color={pp > 0 ? "green" : pp < 0 ? "red" : "grey"}>{`${pp > 0 ? "+" : ""}${pp.toFixed(1)} pp`}</Badge>
 
 /** The funnel: one column per method and the total; each count opens the attempts behind it. */
 export const FunnelTable = ({ funnel, basis, onDrill }: { funnel: Funnel; basis: Basis; onDrill: (d: Drill) => void }) => (
   <Table data-testid="paylater-funnel-table">
-    <Table.Header>
-      <Table.Row>
-        <Table.HeaderCell>{basis === "checkouts" ? "Per checkout" : "Per attempt"}</Table.HeaderCell>
-        {METHODS.map((m) => (
-          <Table.HeaderCell key={m} className="text-right">
-            {METHOD_LABEL[m]}
-          </Table.HeaderCell>
-        ))}
-      </Table.Row>
-    </Table.Header>
+    <MethodHeader first={basis === "checkouts" ? "Per checkout" : "Per attempt"} />
     <Table.Body>
       {COUNT_ROWS.map((row) => (
         <Table.Row key={row.key}>
@@ -81,16 +85,7 @@ export const FunnelTable = ({ funnel, basis, onDrill }: { funnel: Funnel; basis:
 /** What the period's payments add up to: the finance report's totals. */
 export const MoneyTable = ({ funnel }: { funnel: Funnel }) => (
   <Table data-testid="paylater-money-table">
-    <Table.Header>
-      <Table.Row>
-        <Table.HeaderCell>Money in the period</Table.HeaderCell>
-        {METHODS.map((m) => (
-          <Table.HeaderCell key={m} className="text-right">
-            {METHOD_LABEL[m]}
-          </Table.HeaderCell>
-        ))}
-      </Table.Row>
-    </Table.Header>
+    <MethodHeader first="Money in the period" />
     <Table.Body>
       {(
         [
