@@ -149,7 +149,9 @@ describe("admin: the PayLater pages of the dashboard", () => {
     })
     // Staff sign in through the dashboard's own login form: the widget's calls ride its session cookie.
     ;({ browser, page, api: adminApi, raw: rawAdminApi } = await signInToAdmin(demo, ADMIN, { width: 1400, height: 1100 }))
-  })
+    // A fresh demo (migrations, seed, the dashboard's first compile) on a loaded 2-core machine
+    // has taken more than the 7 minutes a test gets.
+  }, 900_000)
 
   // Normally already stopped by the last test; this only cleans up after a failure.
   afterAll(() => closeAdminDemo(demo, browser))

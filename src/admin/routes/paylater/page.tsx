@@ -2,7 +2,7 @@ import { defineRouteConfig } from "@medusajs/admin-sdk"
 import { ChartBar } from "@medusajs/icons"
 import { Button, Container, Heading, Input, Table, Text } from "@medusajs/ui"
 import { useEffect, useMemo, useState } from "react"
-import { report, periodQuery, type Funnel, type PeriodChoice } from "./api"
+import { report, periodQuery, type Funnel, type Method, type PeriodChoice } from "./api"
 import { AttemptsList } from "./components/attempts-list"
 import { DailyChart } from "./components/daily-chart"
 import { FunnelTable, MoneyTable, type Basis, type Drill } from "./components/funnel-table"
@@ -28,6 +28,7 @@ const PayLaterReportsPage = () => {
   const [funnel, setFunnel] = useState<Funnel | null>(null)
   const [error, setError] = useState<string | null>(null)
   const [drill, setDrill] = useState<Drill | null>(null)
+  const [paymentsMethod, setPaymentsMethod] = useState<Method | null>(null)
   const query = useMemo(() => periodQuery(choice), [choice])
 
   useEffect(() => {
@@ -103,7 +104,13 @@ const PayLaterReportsPage = () => {
             <Heading level="h2">Paid QAR and conversion per day</Heading>
           </div>
           <DailyChart daily={funnel.daily} />
-          <MoneyTable funnel={funnel} />
+          <MoneyTable
+            funnel={funnel}
+            onPick={(m) => {
+              setPaymentsMethod(m === "total" ? null : m)
+              document.querySelector('[data-testid="paylater-payments"]')?.scrollIntoView({ behavior: "smooth" })
+            }}
+          />
         </Container>
       )}
       {funnel && (
@@ -156,7 +163,7 @@ const PayLaterReportsPage = () => {
       )}
       {funnel && (
         <Container className="p-0">
-          <PaymentsTable choice={choice} />
+          <PaymentsTable choice={choice} method={paymentsMethod} onAllMethods={() => setPaymentsMethod(null)} />
         </Container>
       )}
     </div>

@@ -82,8 +82,8 @@ export const FunnelTable = ({ funnel, basis, onDrill }: { funnel: Funnel; basis:
   </Table>
 )
 
-/** What the period's payments add up to: the finance report's totals. */
-export const MoneyTable = ({ funnel }: { funnel: Funnel }) => (
+/** What the period's payments add up to: the finance report's totals; a method's figures open its payments. */
+export const MoneyTable = ({ funnel, onPick }: { funnel: Funnel; onPick: (method: MethodKey) => void }) => (
   <Table data-testid="paylater-money-table">
     <MethodHeader first="Money in the period" />
     <Table.Body>
@@ -99,8 +99,10 @@ export const MoneyTable = ({ funnel }: { funnel: Funnel }) => (
         <Table.Row key={key}>
           <Table.Cell>{label}</Table.Cell>
           {METHODS.map((m) => (
-            <Table.Cell key={m} className="text-right" data-testid={`money-${m}-${key}`}>
-              {value(m)}
+            <Table.Cell key={m} className="text-right">
+              <Button size="small" variant="transparent" data-testid={`money-${m}-${key}`} onClick={() => onPick(m)}>
+                {value(m)}
+              </Button>
             </Table.Cell>
           ))}
         </Table.Row>

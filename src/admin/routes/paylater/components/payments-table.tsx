@@ -1,35 +1,42 @@
 import { Badge, Button, Heading, Table, Text } from "@medusajs/ui"
 import { useEffect, useState } from "react"
-import { csvUrl, METHOD_LABEL, periodQuery, qar, report, type Payment, type PeriodChoice } from "../api"
+import { csvUrl, METHOD_LABEL, periodQuery, qar, report, type Method, type Payment, type PeriodChoice } from "../api"
 
 const PAGE = 20
 
 /** The finance report: the period's payments, paged as the CSV lists them, and the CSV itself. */
-export const PaymentsTable = ({ choice }: { choice: PeriodChoice }) => {
+export const PaymentsTable = ({ choice, method, onAllMethods }: { choice: PeriodChoice; method: Method | null; onAllMethods: () => void }) => {
   // The cursors of the pages seen so far: Previous goes back one.
   const [cursors, setCursors] = useState<Array<string | null>>([null])
   const [data, setData] = useState<{ payments: Payment[]; next: string | null } | null>(null)
   const [error, setError] = useState<string | null>(null)
-  useEffect(() => setCursors([null]), [choice])
+  useEffect(() => setCursors([null]), [choice, method])
   const after = cursors[cursors.length - 1]
   useEffect(() => {
     setError(null)
-    report<{ payments: Payment[]; next: string | null }>("payments", periodQuery(choice, { limit: PAGE, after })).then(setData, (e) => setError((e as Error).message))
-  }, [choice, after])
+    report<{ payments: Payment[]; next: string | null }>("payments", periodQuery(choice, { method, limit: PAGE, after })).then(setData, (e) => setError((e as Error).message))
+  }, [choice, method, after])
   return (
     <div className="divide-y" data-testid="paylater-payments">
       <div className="flex items-center justify-between px-6 py-4">
         <div>
-          <Heading level="h2">Finance report</Heading>
+          <Heading level="h2">Finance report{method ? `: ${METHOD_LABEL[method]}` : ""}</Heading>
           <Text size="small" className="text-ui-fg-subtle">
             Every payment PayLater confirmed in the period, to match PayLater's settlement statement.
           </Text>
         </div>
-        <a href={csvUrl(periodQuery(choice))} download data-testid="paylater-csv-download">
-          <Button size="small" variant="secondary">
-            Download CSV
-          </Button>
-        </a>
+        <div className="flex gap-2">
+          {method && (
+            <Button size="small" variant="transparent" onClick={onAllMethods}>
+              All methods
+            </Button>
+          )}
+          <a href={csvUrl(periodQuery(choice, { method }))} download data-testid="paylater-csv-download">
+            <Button size="small" variant="secondary">
+              Download CSV
+            </Button>
+          </a>
+        </div>
       </div>
       {error && <Text className="px-6 py-4 text-ui-fg-error">{error}</Text>}
       <Table>
