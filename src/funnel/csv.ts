@@ -11,7 +11,7 @@ import { paymentsPage, type PaymentCursor, type PaymentRow } from "./payments-sq
  */
 
 export const CSV_BOM = "\uFEFF"
-export const CSV_BATCH = 2000
+export const CSV_BATCH = 5000
 
 export const CSV_COLUMNS = [
   "paylater_order_id",

@@ -134,12 +134,25 @@ export function daysOf(period: Period): string[] {
   return Array.from({ length: period.days }, (_, i) => addDays(period.from_date, i))
 }
 
+// Zones change offset on a quarter hour: one Intl call per zone and quarter hour, not one per CSV row.
+const offsets = new Map<string, number>()
+function cachedOffset(at: Date, zone: string): number {
+  const key = `${zone}|${Math.floor(at.getTime() / 900_000)}`
+  let offset = offsets.get(key)
+  if (offset === undefined) {
+    if (offsets.size > 10_000) offsets.clear()
+    offset = offsetAt(at, zone)
+    offsets.set(key, offset)
+  }
+  return offset
+}
+
 /** An instant as the zone's wall-clock time with its offset: 2026-11-10T12:03:00+03:00. */
 export function localTimestamp(at: Date, zone: string): string {
-  const p = partsOf(at, zone)
+  const offset = cachedOffset(at, zone)
+  const wall = new Date(Math.floor(at.getTime() / 1000) * 1000 + offset).toISOString().slice(0, 19)
+  const minutes = Math.round(offset / 60_000)
+  const abs = Math.abs(minutes)
   const pad = (n: number) => String(n).padStart(2, "0")
-  const offsetMin = Math.round(offsetAt(at, zone) / 60_000)
-  const sign = offsetMin < 0 ? "-" : "+"
-  const abs = Math.abs(offsetMin)
-  return `${dayOf(at, zone)}T${pad(p.hour)}:${pad(p.minute)}:${pad(p.second)}${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`
+  return `${wall}${minutes < 0 ? "-" : "+"}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`
 }

@@ -30,3 +30,13 @@ describe("a report's period", () => {
     expect(isTimeZone("Mars/Olympus")).toBe(false)
   })
 })
+
+describe("a CSV's local time", () => {
+  it("is the zone's wall clock with its offset, on both sides of a summer-time change", () => {
+    const { localTimestamp } = require("../period") as typeof import("../period")
+    expect(localTimestamp(new Date("2026-11-10T20:30:00.900Z"), "Asia/Qatar")).toBe("2026-11-10T23:30:00+03:00")
+    expect(localTimestamp(new Date("2026-03-29T00:59:59Z"), "Europe/London")).toBe("2026-03-29T00:59:59+00:00")
+    expect(localTimestamp(new Date("2026-03-29T01:00:00Z"), "Europe/London")).toBe("2026-03-29T02:00:00+01:00")
+    expect(localTimestamp(new Date("2026-11-10T12:00:00Z"), "America/St_Johns")).toBe("2026-11-10T08:30:00-03:30")
+  })
+})
