@@ -12,6 +12,7 @@
  */
 import type { Knex } from "knex"
 import type { FunnelAttempt, FunnelRefund } from "../../src/funnel/definitions"
+import { prng } from "./prng"
 
 export interface HistoryOptions {
   /** Checkouts to generate (each has one attempt, sometimes two). */
@@ -68,18 +69,6 @@ export interface RefundInsert {
   settled_at: string | null
   created_at: string
   updated_at: string
-}
-
-/** mulberry32: small, fast, deterministic. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
 }
 
 const MINUTE = 60_000
