@@ -2,9 +2,9 @@
 // Runs every benchmark, one after another (each boots and stops its own server: no run leaves
 // deferred work behind for the next), then prints one summary table from their JSON results.
 //
-//   node bench/run-all.js                      all seven
+//   node bench/run-all.js                      all of them
 //   node bench/run-all.js verify checkout-time only these
-//   node bench/run-all.js --smoke              all seven with tiny counts (BENCH_SMOKE=1): proves each
+//   node bench/run-all.js --smoke              all of them with tiny counts (BENCH_SMOKE=1): proves each
 //                                              still runs to its figure; nothing is timed or judged.
 //                                              Ends with "N passed, N failed"; exit 1 if one failed.
 const fs = require("node:fs")
@@ -17,7 +17,7 @@ const smoke = args.includes("--smoke")
 if (smoke) process.env.BENCH_SMOKE = "1"
 const { RESULTS_DIR, machine } = require("./lib/report")
 
-const ALL = ["verify", "outbound-calls", "checkout-time", "webhook-ack", "webhook-memory", "checkout-storm", "settlement", "reconciliation-backlog"]
+const ALL = ["verify", "outbound-calls", "checkout-time", "webhook-ack", "webhook-memory", "checkout-storm", "settlement", "reconciliation-backlog", "funnel"]
 const named = args.filter((a) => a !== "--smoke")
 const wanted = named.length ? named : ALL
 const unknown = wanted.filter((n) => !ALL.includes(n))

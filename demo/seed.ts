@@ -10,7 +10,9 @@
 import { updateProductsWorkflow, updateProductVariantsWorkflow, updateRegionsWorkflow } from "@medusajs/core-flows"
 import type { ExecArgs } from "@medusajs/framework/types"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+import type { Knex } from "knex"
 import { seedStore } from "../integration-tests/helpers/seed"
+import { seedHistory } from "../integration-tests/helpers/funnel-history"
 
 const LABEL = "PayLater demo"
 
@@ -46,8 +48,28 @@ async function offerAllPayLaterProviders(container: ExecArgs["container"]): Prom
   return missing
 }
 
+const HISTORY_PREFIX = "demo"
+
+/**
+ * Four weeks of PayLater history in the ledger (integration-tests/helpers/funnel-history.ts), so the
+ * admin's PayLater page shows a living funnel on the first run. Written again, ending now, once the
+ * last one is more than a day old; the demo's own payments are never touched.
+ */
+async function freshDemoHistory(container: ExecArgs["container"]): Promise<number | null> {
+  const knex = container.resolve(ContainerRegistrationKeys.PG_CONNECTION) as Knex
+  const { rows } = await knex.raw(`select max(created_at) as last from paylater_attempt where id like ?`, [`platm_${HISTORY_PREFIX}_%`])
+  const last = rows[0]?.last ? new Date(rows[0].last).getTime() : 0
+  if (Date.now() - last < 24 * 3600_000) return null
+  await knex.raw(`delete from paylater_refund_attempt where id like ?`, [`plref_platm_${HISTORY_PREFIX}_%`])
+  await knex.raw(`delete from paylater_attempt where id like ?`, [`platm_${HISTORY_PREFIX}_%`])
+  const history = await seedHistory(knex, { checkouts: 420, days: 28, end: new Date(), seed: 2026, prefix: HISTORY_PREFIX })
+  return history.attempts.length
+}
+
 export default async function seedDemo({ container }: ExecArgs): Promise<void> {
   const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
+  const history = await freshDemoHistory(container)
+  if (history !== null) logger.info(`PayLater demo history: ${history} attempts over the last 28 days (admin → PayLater)`)
   const apiKeys = await container.resolve(Modules.API_KEY).listApiKeys({ title: `${LABEL} storefront` })
   if (apiKeys.length > 0) {
     const added = await offerAllPayLaterProviders(container)

@@ -123,6 +123,8 @@ async function startStack(opts) {
       databaseUrl: database.databaseUrl,
       medusaPid: server.child.pid,
       logFile: supervisor.logFile("medusa"),
+      // The CLI (e.g. createAdminUser for a benchmark of admin routes).
+      medusa,
       stop,
     }
   } catch (error) {

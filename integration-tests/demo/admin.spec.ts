@@ -19,14 +19,24 @@
  * Pay journeys: it moves the sandbox's clock forward (refunds open 10 minutes after a payment),
  * which would make PayLater's expiry of a later request disagree with the store's.
  *
+ * PayLater (the funnel and finance report page): on the demo's seeded four weeks of history plus
+ * the payments above, the page's counts and money equal the definitions computed over the demo's
+ * ledger (src/funnel/definitions.ts), for 30 days and again after switching to 7 days; a number
+ * opens the attempts behind it; the CSV downloads with the period's payments.
+ *
  * Screenshots go to test-results/admin/; the README's pictures (docs/images/admin-request-to-pay.png,
- * docs/images/admin-paylater-settings.png) are written when missing or with UPDATE_DOCS_SCREENSHOTS=1.
+ * docs/images/admin-paylater-settings.png, docs/images/admin-paylater-funnel.png) are written when
+ * missing or with UPDATE_DOCS_SCREENSHOTS=1.
  */
 import fs from "node:fs"
 import path from "node:path"
 import type { Browser, Page } from "playwright-core"
 import { closeAdminDemo, counterSaleOrder, signInToAdmin, type AdminSession, type Json } from "./admin-session"
-import { startDemo, type RunningDemo } from "./demo-process"
+import { freePort, startDemo, type RunningDemo } from "./demo-process"
+import { computeFunnel, type FunnelReport } from "../../src/funnel/definitions"
+import { presetPeriod, previousPeriod } from "../../src/funnel/period"
+import { qar } from "../../src/admin/routes/paylater/api"
+import { readFunnelRows } from "../helpers/funnel-history"
 import { leftovers } from "./leftovers"
 import { answerInShopperApp } from "./storefront"
 
@@ -36,6 +46,7 @@ jest.setTimeout(420_000)
 const SHOTS = path.resolve(__dirname, "..", "..", "test-results", "admin")
 const DOCS_SHOT = path.resolve(__dirname, "..", "..", "docs", "images", "admin-request-to-pay.png")
 const SETTINGS_DOCS_SHOT = path.resolve(__dirname, "..", "..", "docs", "images", "admin-paylater-settings.png")
+const FUNNEL_DOCS_SHOT = path.resolve(__dirname, "..", "..", "docs", "images", "admin-paylater-funnel.png")
 const ADMIN = { email: "paylater-ops@paylater-demo.local", password: "paylater-ops-password" }
 const SECRETS = ["sandbox-secret", "sandbox-webhook-secret"]
 const WIDGET = "#paylater-request-to-pay"
@@ -121,9 +132,15 @@ describe("admin: the PayLater pages of the dashboard", () => {
   const refunds = async (paymentId: string) =>
     (await adminApi("GET", `/admin/payments/${paymentId}?fields=refunds.amount`)).payment.refunds.map((r: Json) => Number(r.amount))
 
+  // The demo's embedded PostgreSQL (user and password postgres), on a port chosen here so the funnel
+  // journey can read the ledger it checks the page against.
+  let pgPort = 0
+
   beforeAll(async () => {
     fs.mkdirSync(SHOTS, { recursive: true })
+    pgPort = await freePort()
     demo = await startDemo({
+      DEMO_PG_PORT: String(pgPort),
       MEDUSA_ADMIN_DISABLED: "false",
       DEMO_ADMIN_EMAIL: ADMIN.email,
       DEMO_ADMIN_PASSWORD: ADMIN.password,
@@ -132,7 +149,9 @@ describe("admin: the PayLater pages of the dashboard", () => {
     })
     // Staff sign in through the dashboard's own login form: the widget's calls ride its session cookie.
     ;({ browser, page, api: adminApi, raw: rawAdminApi } = await signInToAdmin(demo, ADMIN, { width: 1400, height: 1100 }))
-  })
+    // A fresh demo (migrations, seed, the dashboard's first compile) on a loaded 2-core machine
+    // has taken more than the 7 minutes a test gets.
+  }, 900_000)
 
   // Normally already stopped by the last test; this only cleans up after a failure.
   afterAll(() => closeAdminDemo(demo, browser))
@@ -272,6 +291,77 @@ describe("admin: the PayLater pages of the dashboard", () => {
       expect((await sandbox("GET", `orders/${reference}`)).refunds).toHaveLength(2)
       expect((await rawAdminApi("POST", `/admin/payments/${paymentId}/refund`, { amount: 20 })).status).toBe(200)
       expect((await sandbox("GET", `orders/${reference}`)).refunds.map((r: Json) => r.amount)).toEqual(["10.00", "100.00", "20.00"])
+    })
+  })
+
+  describe("PayLater: the funnel and the finance report", () => {
+    /** The definitions over the demo's whole ledger, now: what the page must show. */
+    async function truth(preset: "30d" | "7d"): Promise<FunnelReport> {
+      const knex = require("knex")({ client: "pg", connection: `postgres://postgres:postgres@localhost:${pgPort}/medusa_paylater_demo`, pool: { min: 0, max: 1 } })
+      try {
+        const now = new Date()
+        const period = presetPeriod(preset, now, "Asia/Qatar")
+        return computeFunnel({ ...(await readFunnelRows(knex)), period, previous: previousPeriod(period), now })
+      } finally {
+        await knex.destroy()
+      }
+    }
+    const text = async (testId: string) => ((await page.textContent(`[data-testid="${testId}"]`)) ?? "").trim()
+
+    async function expectPageShows(expected: FunnelReport, basis: "checkouts" | "attempts") {
+      for (const m of ["link", "request_to_pay", "point_of_sale", "total"] as const) {
+        for (const k of ["started", "paid", "placed", "paid_without_order", "declined", "expired", "abandoned", "open"] as const) {
+          expect([m, k, await text(`funnel-${basis}-${m}-${k}`)]).toEqual([m, k, String(expected.methods[m][basis][k])])
+        }
+        expect(await text(`money-${m}-paid`)).toBe(qar(expected.methods[m].money.paid))
+        expect(await text(`money-${m}-net`)).toBe(qar(expected.methods[m].money.net))
+        expect(await text(`money-${m}-payments`)).toBe(String(expected.methods[m].money.payments))
+      }
+    }
+
+    it("shows the seeded history's numbers, switches the period, opens the attempts behind a number, downloads the CSV", async () => {
+      await page.goto(`${demo.state.urls.admin}/paylater`)
+      // A new route: the dashboard may compile it on first use.
+      await page.waitForSelector('[data-testid="paylater-funnel-table"]', { timeout: 240_000 })
+      const month = await truth("30d")
+      // The demo's four weeks of history are there (not a vacuous comparison).
+      expect(month.methods.total.checkouts.started).toBeGreaterThan(300)
+      expect(month.methods.total.refunds.count).toBeGreaterThan(0)
+      await expectPageShows(month, "checkouts")
+      expect(await page.locator('[data-testid="paylater-daily-chart"] rect').count()).toBe(30)
+      await shot("8-paylater-funnel")
+      if (process.env.UPDATE_DOCS_SCREENSHOTS === "1" || !fs.existsSync(FUNNEL_DOCS_SHOT)) {
+        await page.screenshot({ path: FUNNEL_DOCS_SHOT, fullPage: true })
+      }
+
+      await page.click('[data-testid="period-7d"]')
+      const week = await truth("7d")
+      await page.locator('[data-testid="paylater-period"]', { hasText: `${presetPeriod("7d", new Date(), "Asia/Qatar").from_date} to` }).waitFor({ timeout: 30_000 })
+      await page.locator('[data-testid="paylater-daily-chart"] rect').nth(6).waitFor({ timeout: 30_000 })
+      expect(await page.locator('[data-testid="paylater-daily-chart"] rect').count()).toBe(7)
+      await expectPageShows(week, "checkouts")
+      await page.click('[data-testid="basis-attempts"]')
+      await expectPageShows(week, "attempts")
+
+      // A number opens the attempts behind it.
+      const declined = week.methods.total.attempts.declined
+      await page.click('[data-testid="funnel-attempts-total-declined"]')
+      const list = page.locator('[data-testid="paylater-attempts-list"]')
+      await list.waitFor({ timeout: 30_000 })
+      await list.locator("tbody tr").nth(Math.min(declined, 25) - 1).waitFor({ timeout: 30_000 })
+      expect(await list.locator("tbody tr").count()).toBe(Math.min(declined, 25))
+      expect(await list.locator("tbody").textContent()).toMatch(/declined/)
+
+      // The finance report's CSV: the week's payments, with the byte order mark Excel needs.
+      const [download] = await Promise.all([page.waitForEvent("download"), page.click('[data-testid="paylater-csv-download"]')])
+      const file = path.join(SHOTS, "paylater-payments.csv")
+      await download.saveAs(file)
+      const bytes = fs.readFileSync(file)
+      expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf])
+      const lines = bytes.toString("utf8").split("\r\n").filter(Boolean)
+      expect(lines[0]).toBe("\uFEFFpaylater_order_id,paylater_reference,medusa_order,method,paid_at,amount,refunded,net,status,currency,mobile")
+      expect(lines).toHaveLength(week.methods.total.money.payments + 1)
+      expect(await page.locator('[data-testid="paylater-payment-row"]').count()).toBe(Math.min(20, week.methods.total.money.payments))
     })
   })
 

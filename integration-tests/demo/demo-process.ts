@@ -27,7 +27,7 @@ export interface RunningDemo {
   stop(): Promise<number | null>
 }
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer()
     server.once("error", reject)

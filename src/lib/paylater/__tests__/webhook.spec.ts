@@ -1,6 +1,7 @@
 import { createHash, createHmac } from "node:crypto"
 import { readFileSync } from "node:fs"
 import path from "node:path"
+import { prng } from "../../../../integration-tests/helpers/prng"
 import {
   computeSignature,
   computeTxHash,
@@ -261,18 +262,6 @@ describe("timestampText", () => {
     expect(timestampText(value)).toBe(text)
   })
 })
-
-/** Small seeded PRNG (mulberry32) so a failure can be replayed from its seed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 // Every character upper-cases to exactly one different-or-equal character, so single-character
 // edits always change the upper-cased concatenation the hash covers.

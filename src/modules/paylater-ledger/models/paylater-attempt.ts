@@ -71,4 +71,8 @@ export const PayLaterAttempt = model
     { on: ["state"] },
     { on: ["payment_collection_id"] },
     { on: ["next_ask_at"] },
+    // The funnel's cohort (attempts created in a period) and the finance report's payments (paid in
+    // a period, paged in that order): src/funnel/report-sql.ts.
+    { name: "IDX_paylater_attempt_created_at", on: ["created_at"] },
+    { name: "IDX_paylater_attempt_paid_at", on: ["last_status_at", "id"], where: "state = 'paid' AND deleted_at IS NULL" },
   ])

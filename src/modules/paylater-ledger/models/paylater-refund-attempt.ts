@@ -35,6 +35,8 @@ export const PayLaterRefundAttempt = model
   })
   .indexes([
     { on: ["paylater_order_id"] },
+    // Refunds sent in a period (src/funnel/report-sql.ts).
+    { name: "IDX_paylater_refund_attempt_sent_at", on: ["sent_at"] },
     {
       name: "IDX_paylater_refund_attempt_open_unique",
       on: ["paylater_order_id"],

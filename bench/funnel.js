@@ -1,0 +1,202 @@
+#!/usr/bin/env node
+// The funnel and the finance report on a busy store's history (issue 33 item 3), through the admin
+// routes of a real `medusa start` (production mode) on PostgreSQL:
+//
+//   history   BENCH_FUNNEL_ATTEMPTS ledger rows over BENCH_FUNNEL_DAYS (default 200,000 over a year: a
+//             busy store's ~550 attempts a day; the 90-day funnel and the 90 days before it, which
+//             it compares with, aggregate ~100,000 of them and skip the rest), written straight into
+//             paylater_attempt / paylater_refund_attempt by integration-tests/helpers/funnel-history.ts
+//             (links, Requests to Pay, point of sale; paid, declined, expired, abandoned; refunds), then
+//             ANALYZEd (as autovacuum would on a live store)
+//   summary   GET /admin/paylater/reports/funnel?period=90d, one after another: p50/p95/max (goal:
+//             p95 <= 300 ms)
+//   csv       GET /admin/paylater/reports/payments/csv over the whole year (~120,000 payments),
+//             read to the end: rows/s (goal >= 50,000/s) and the server's peak RSS growth over its
+//             RSS before the download (sampled every 20 ms from /proc)
+//   plans     EXPLAIN (ANALYZE, BUFFERS) of the funnel's queries and of a CSV page, to show the
+//             indexes used (no sequential scan of the ledger); written into the JSON
+//
+// The benchmark deletes its rows at the end.
+//
+//   node bench/funnel.js
+//   env: BENCH_FUNNEL_ATTEMPTS=200000 BENCH_FUNNEL_DAYS=365 BENCH_FUNNEL_REQUESTS=60
+const { Client } = require("pg")
+const { startStack } = require("./lib/stack")
+const { registerTs } = require("./lib/ts")
+const { rssMiB, sleep } = require("./lib/proc")
+const { bounded, percentile, round: r2, SMOKE } = require("./lib/stats")
+const { report, machine } = require("./lib/report")
+
+const ATTEMPTS = bounded("BENCH_FUNNEL_ATTEMPTS", 200_000, 1_000_000, 600)
+const DAYS = bounded("BENCH_FUNNEL_DAYS", 365, 366, 30)
+const REQUESTS = bounded("BENCH_FUNNEL_REQUESTS", 60, 1000, 5)
+const WARMUP = SMOKE ? 1 : 5
+const PREFIX = "benchfunnel"
+// One checkout has 1.06 attempts on average in the sample history.
+const CHECKOUTS = Math.round(ATTEMPTS / 1.06)
+const GOAL_P95_MS = 300
+const GOAL_ROWS_PER_S = 50_000
+const ADMIN = { email: "bench-funnel@paylater-demo.local", password: "bench-funnel-password" }
+
+async function adminToken(stack) {
+  // Exists after the first run: creating it again fails, logging in is what matters.
+  await stack.medusa.createAdminUser(ADMIN).catch(() => undefined)
+  const res = await fetch(`${stack.backend}/auth/user/emailpass`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(ADMIN),
+  })
+  const { token } = await res.json()
+  if (!token) throw new Error(`admin login failed (${res.status})`)
+  return token
+}
+
+async function timed(url, token) {
+  const t = performance.now()
+  const res = await fetch(url, { headers: { authorization: `Bearer ${token}` } })
+  const body = await res.text()
+  if (res.status !== 200) throw new Error(`${url}: ${res.status} ${body.slice(0, 300)}`)
+  return { ms: performance.now() - t, body }
+}
+
+/** Reads the CSV to the end, counting lines as they arrive, while sampling the server's RSS. */
+async function downloadCsv(url, token, pid) {
+  const before = rssMiB(pid)
+  let peak = before
+  let sampling = true
+  const sampler = (async () => {
+    while (sampling) {
+      peak = Math.max(peak, rssMiB(pid))
+      await sleep(20)
+    }
+  })()
+  const t = performance.now()
+  const res = await fetch(url, { headers: { authorization: `Bearer ${token}` } })
+  if (res.status !== 200) throw new Error(`${url}: ${res.status} ${await res.text()}`)
+  let lines = 0
+  let bytes = 0
+  const decoder = new TextDecoder()
+  let quoted = false
+  for await (const chunk of res.body) {
+    bytes += chunk.length
+    // Count record ends (CRLF outside quotes): a reference may hold a line break.
+    for (const ch of decoder.decode(chunk, { stream: true })) {
+      if (ch === '"') quoted = !quoted
+      else if (ch === "\n" && !quoted) lines++
+    }
+  }
+  const ms = performance.now() - t
+  sampling = false
+  await sampler
+  return { rows: lines - 1, ms, bytes, rssBefore: before, rssPeak: peak }
+}
+
+function scansOf(plan, out = []) {
+  out.push({ node: plan["Node Type"], relation: plan["Relation Name"] ?? null, index: plan["Index Name"] ?? null, rows: plan["Actual Rows"] })
+  for (const child of plan.Plans ?? []) scansOf(child, out)
+  return out
+}
+
+async function explain(db, text, params) {
+  const values = []
+  const query = text.replace(/\$([a-z_]+)/g, (_, name) => {
+    values.push(params[name])
+    return `$${values.length}`
+  })
+  const { rows } = await db.query(`explain (analyze, buffers, format json) ${query}`, values)
+  const plan = rows[0]["QUERY PLAN"][0]
+  const scans = scansOf(plan.Plan).filter((s) => /Scan/.test(s.node) && s.relation)
+  return { execution_ms: r2(plan["Execution Time"]), scans }
+}
+
+async function main() {
+  const stack = await startStack({ name: "funnel" })
+  const db = new Client({ connectionString: stack.databaseUrl })
+  await db.connect()
+  const knex = require("knex")({ client: "pg", connection: stack.databaseUrl, pool: { min: 0, max: 2 } })
+  try {
+    registerTs()
+    const { seedHistory } = require("../integration-tests/helpers/funnel-history.ts")
+    const { funnelQueries } = require("../src/funnel/report-sql.ts")
+    const { paymentsQuery } = require("../src/funnel/payments-sql.ts")
+    const { presetPeriod, previousPeriod, periodOf, addDays, dayOf } = require("../src/funnel/period.ts")
+
+    const clean = async () => {
+      await db.query(`delete from paylater_refund_attempt where id like $1`, [`plref_platm_${PREFIX}%`])
+      await db.query(`delete from paylater_attempt where id like $1`, [`platm_${PREFIX}%`])
+    }
+    await clean()
+    const [{ n: others }] = (await db.query(`select count(*)::int as n from paylater_attempt`)).rows
+    const end = new Date()
+    let t = Date.now()
+    const history = await seedHistory(knex, { checkouts: CHECKOUTS, days: DAYS, end, seed: 33, prefix: PREFIX })
+    await db.query("analyze paylater_attempt")
+    await db.query("analyze paylater_refund_attempt")
+    const attempts = history.attempts.length
+    const paidRows = history.attempts.filter((a) => a.state === "paid").length
+    console.log(`${attempts} attempts (${paidRows} paid, ${history.refunds.length} refunds) over ${DAYS} days written in ${((Date.now() - t) / 1000).toFixed(1)} s (${others} other rows in the ledger)`)
+
+    const token = await adminToken(stack)
+    const funnelUrl = `${stack.backend}/admin/paylater/reports/funnel?period=90d`
+    for (let i = 0; i < WARMUP; i++) await timed(funnelUrl, token)
+    const times = []
+    let last = null
+    for (let i = 0; i < REQUESTS; i++) {
+      const { ms, body } = await timed(funnelUrl, token)
+      times.push(ms)
+      last = JSON.parse(body)
+    }
+    const p50 = percentile(times, 50)
+    const p95 = percentile(times, 95)
+    console.log(`funnel 90d: ${REQUESTS} requests, p50 ${p50.toFixed(1)} ms, p95 ${p95.toFixed(1)} ms, max ${Math.max(...times).toFixed(1)} ms; started ${last.methods.total.attempts.started} attempts in the period`)
+
+    const zone = "Asia/Qatar"
+    const today = dayOf(end, zone)
+    const from = addDays(today, 1 - DAYS)
+    const csvUrl = `${stack.backend}/admin/paylater/reports/payments/csv?period=custom&from=${from}&to=${today}`
+    const csv = await downloadCsv(csvUrl, token, stack.medusaPid)
+    const rowsPerS = csv.rows / (csv.ms / 1000)
+    console.log(`csv: ${csv.rows} rows, ${(csv.bytes / 1048576).toFixed(1)} MiB in ${(csv.ms / 1000).toFixed(2)} s = ${Math.round(rowsPerS)} rows/s; server RSS ${csv.rssBefore.toFixed(0)} -> peak ${csv.rssPeak.toFixed(0)} MiB`)
+
+    const now = new Date()
+    const period = presetPeriod("90d", now, zone)
+    const plans = {}
+    for (const q of funnelQueries({ period, previous: previousPeriod(period), now })) plans[`funnel_${q.name}`] = await explain(db, q.text, q.params)
+    const page = paymentsQuery({ period: periodOf(from, today, zone), now, limit: 2000 })
+    plans.csv_page = await explain(db, page.text, page.params)
+    const seqScans = Object.entries(plans).flatMap(([name, p]) => p.scans.filter((s) => s.node === "Seq Scan" && /^paylater_/.test(s.relation)).map((s) => `${name}: ${s.relation}`))
+    for (const [name, p] of Object.entries(plans)) console.log(`plan ${name}: ${p.execution_ms} ms; ${p.scans.map((s) => `${s.node} ${s.relation}${s.index ? ` (${s.index})` : ""}`).join(", ")}`)
+
+    const growth = csv.rssPeak - csv.rssBefore
+    const met = p95 <= GOAL_P95_MS && rowsPerS >= GOAL_ROWS_PER_S && seqScans.length === 0
+    report("funnel", {
+      goal: `90-day funnel p95 <= ${GOAL_P95_MS} ms over ${ATTEMPTS} attempts; CSV >= ${GOAL_ROWS_PER_S} rows/s with flat memory; no sequential scan of the ledger`,
+      met,
+      headline: `funnel 90d p95 ${p95.toFixed(0)} ms (p50 ${p50.toFixed(0)}) over ${attempts} attempts (${last.methods.total.attempts.started} in the period); CSV ${csv.rows} rows at ${Math.round(rowsPerS)} rows/s, peak RSS +${growth.toFixed(0)} MiB`,
+      attempts,
+      attempts_in_period: last.methods.total.attempts.started,
+      summary_p50_ms: r2(p50),
+      summary_p95_ms: r2(p95),
+      summary_max_ms: r2(Math.max(...times)),
+      summary_requests: REQUESTS,
+      csv_rows: csv.rows,
+      csv_bytes: csv.bytes,
+      csv_seconds: r2(csv.ms / 1000),
+      csv_rows_per_s: Math.round(rowsPerS),
+      csv_rss_before_mib: r2(csv.rssBefore),
+      csv_peak_rss_growth_mib: r2(growth),
+      sequential_scans_of_ledger: seqScans,
+      details: { days: DAYS, checkouts: CHECKOUTS, refunds: history.refunds.length, other_rows: others, plans, machineAtStart: machine() },
+    })
+    await clean()
+  } finally {
+    await knex.destroy().catch(() => undefined)
+    await db.end().catch(() => undefined)
+    await stack.stop()
+  }
+}
+
+main().catch((error) => {
+  console.error(error)
+  process.exit(1)
+})
