@@ -6,7 +6,7 @@
 const fs = require("node:fs")
 
 const target = process.env.BENCH_BACKLOG_REPORT
-// The key of WEBHOOK_SLOTS_SLOT in src/process/slot-keys.ts.
+// The key of WEBHOOK_SLOTS_SLOT in src/process-wide/slot-keys.ts.
 const KEY = Symbol.for("medusa-payment-paylater.webhook-settlement-slots.v1")
 if (target) {
   const timer = setInterval(() => {

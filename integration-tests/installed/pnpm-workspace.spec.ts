@@ -10,7 +10,7 @@
  * - the old guide's mistake (the plugin added to the storefront too) makes pnpm keep a second copy
  *   of the plugin: the backend then loads the provider from the storefront's copy and the plugin's
  *   module from its own, and both methods still check out (the ledger port and the request
- *   context are process-wide, src/process/process-slot.ts).
+ *   context are process-wide, src/process-wide/process-slot.ts).
  *
  * The backend runs `medusa start` from its folder (no `medusa build`: the build and the admin are
  * as-installed.spec.ts's subject, so the admin is disabled here).

@@ -6,7 +6,7 @@ import { recordOrderOwner } from "../medusa-records/order-owner"
 import { completionBlockedByRefund } from "../paid-without-order/listing"
 import { completionLockKey } from "../paid-without-order/refund-plan"
 import type { PayLaterSessionContext } from "../medusa-records/session"
-import { completePaidCart } from "./transitions"
+import { completePaidCart } from "./medusa-effects"
 
 // Long enough for a completion or a refund call already holding it to finish.
 const COMPLETION_LOCK_WAIT_SECONDS = 30

@@ -9,7 +9,7 @@ import { flagPaidAttempt, flagPaidWithoutOrder, PAID_WITHOUT_ORDER_NEXT_STEP, re
 import { ownersOf } from "../medusa-records/owners"
 import { registrationOfAttempt, warnUnroutedOnce } from "../medusa-records/registrations"
 import type { SettleInput, SettlementResult } from "./settle"
-import { takeStatusSlot } from "./transitions"
+import { takeStatusSlot } from "./medusa-effects"
 
 function whyDetached(row: AttemptRecord): string {
   if (row.superseded_by) {

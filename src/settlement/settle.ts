@@ -12,8 +12,8 @@ import { heldByNoOrder } from "../modules/paylater-ledger/whose-money"
 import { settleDetachedAttempt } from "./detached-attempt"
 import { recordedPaymentOf } from "../paid-without-order/listing"
 import { readPayLaterSession, type PayLaterSessionContext } from "../medusa-records/session"
-import { authorizeUnderLock, rereadSessionRow, takeStatusSlot } from "./transitions"
-import { collectStatusAnswer } from "../process/status-answer"
+import { authorizeUnderLock, rereadSessionRow, takeStatusSlot } from "./medusa-effects"
+import { collectStatusAnswer } from "../process-wide/status-answer"
 import { askPayLaterNow, holdsOrderMoney, type AttemptSignal } from "../modules/paylater-ledger/attempt-state"
 
 /** Who is asking: every PayLater signal settles through settlePayLaterSession (Medusa's own "checkout" checks do not). */

@@ -1,8 +1,8 @@
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { configuredRegistrations } from "../medusa-records/registrations"
-import { processSingleton } from "../process/process-slot"
-import { WEBHOOK_SLOTS_SLOT } from "../process/slot-keys"
+import { processSingleton } from "../process-wide/process-slot"
+import { WEBHOOK_SLOTS_SLOT } from "../process-wide/slot-keys"
 import { FifoLimiter } from "./fifo-limiter"
 
 /**

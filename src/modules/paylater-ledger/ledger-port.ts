@@ -1,8 +1,8 @@
 import type { AttemptKind, AttemptSignal, AttemptState, StatusCode } from "./attempt-state"
 import type { BigNumberInput } from "@medusajs/framework/types"
 import type { BeginRefundInput, BeginRefundResult, SettleRefundInput } from "./types"
-import { processSlot } from "../../process/process-slot"
-import { LEDGER_PORT_SLOT } from "../../process/slot-keys"
+import { processSlot } from "../../process-wide/process-slot"
+import { LEDGER_PORT_SLOT } from "../../process-wide/slot-keys"
 
 /**
  * What the payment provider needs from the ledger, and nothing more. The provider lives in Medusa's
@@ -108,7 +108,7 @@ export type LedgerPort = AttemptLedger & RefundLedgerPort
 /** Called by the plugin's module when Medusa builds it. */
 export function provideLedger(ledger: LedgerPort): void {
   // Process-wide, not module-level: the provider and the module may come from two copies of this
-  // package in one process (src/process/process-slot.ts).
+  // package in one process (src/process-wide/process-slot.ts).
   processSlot<LedgerPort>(LEDGER_PORT_SLOT).set(ledger)
 }
 

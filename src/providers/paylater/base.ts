@@ -58,8 +58,8 @@ import { sendGuardedRefund, type RefundLedger } from "./refund-guard"
 import { currentPaymentCollection, currentStoreStart } from "./request-context"
 import { readWebhookBody } from "./webhook-input"
 import { ledgerPort, SIGNAL_CONTEXT_KEY, type AttemptRecord, type LedgerPort } from "../../modules/paylater-ledger/ledger-port"
-import { reportStatusAnswer } from "../../process/status-answer"
-import { LEDGER_PORT_SLOT } from "../../process/slot-keys"
+import { reportStatusAnswer } from "../../process-wide/status-answer"
+import { LEDGER_PORT_SLOT } from "../../process-wide/slot-keys"
 import type { AttemptKind, AttemptSignal, AttemptState } from "../../modules/paylater-ledger/attempt-state"
 import { SIGNALS } from "../../modules/paylater-ledger/attempt-state"
 
@@ -412,7 +412,7 @@ export abstract class PayLaterBaseProvider extends AbstractPaymentProvider<PayLa
         paylater_ref: status.payLaterOrderId ?? null,
         signal,
       })
-      // The settlement that caused this call gets the answer as a value (process/status-answer.ts).
+      // The settlement that caused this call gets the answer as a value (process-wide/status-answer.ts).
       reportStatusAnswer({ answered: true })
       return { status, row }
     } catch (error) {

@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks"
-import { processSingleton } from "../../process/process-slot"
-import { REQUEST_CONTEXT_SLOT } from "../../process/slot-keys"
+import { processSingleton } from "../../process-wide/process-slot"
+import { REQUEST_CONTEXT_SLOT } from "../../process-wide/slot-keys"
 
 /**
  * Facts the store route established server-side, for the provider (src/api/middlewares.ts). Medusa
@@ -19,7 +19,7 @@ export interface StoreStartFacts {
 }
 
 // One storage per process, not per module: the store middleware that sets it and the provider that
-// reads it may come from two copies of this package (src/process/process-slot.ts).
+// reads it may come from two copies of this package (src/process-wide/process-slot.ts).
 interface RequestFacts {
   payment_collection_id: string
   store_start?: StoreStartFacts
