@@ -23,6 +23,8 @@ import { watchProcessPayment, type PipelineWatch } from "./paylater-link/pipelin
 import { countCalls } from "../helpers/call-counter"
 import { watchWebhookPipeline } from "../helpers/webhook-pipeline"
 import { settleNotification } from "../../src/signal-handlers/webhook"
+import { PAYLATER_LEDGER_MODULE } from "../../src/modules/paylater-ledger"
+import type { PayLaterLedgerModuleService } from "../../src/modules/paylater-ledger/service"
 
 jest.setTimeout(180_000)
 
@@ -39,7 +41,7 @@ integrationTestRunner({
         throw new Error(`session not created: ${JSON.stringify(started.session)}`)
       }
       const session = started.session.data.session
-      return { cart: started.cart, session, data: session.data as Record<string, any> }
+      return { cart: started.cart, session, collectionId: started.paymentCollection.id, data: session.data as Record<string, any> }
     }
 
     async function pay(variant: keyof SeedResult["variants"] = "standard") {
@@ -236,6 +238,33 @@ integrationTestRunner({
         expect(back.location).toBe(`${STOREFRONT}/order/confirmed/${l.orderId}`)
         await watch.waitForFinished(1)
         expect(await ledger(cart.id)).toMatchObject({ orders: 1, payments: 1, captures: 1 })
+      })
+
+      it("finds link 1 paid when a new payment starts before its notification: one payment, one order, nothing refunded (issue 34)", async () => {
+        paylater().setWebhookUrl(null)
+        const { cart, session, collectionId } = await checkout()
+        await paylater().approveLink(session.id)
+        const again = await store.createPaymentSession(collectionId, PAYLATER_PROVIDER_ID)
+
+        const l = await ledger(cart.id)
+        expect(l).toMatchObject({ orders: 1, payments: 1, captures: 1, refunds: 0 })
+        expect(again.ok).toBe(false)
+        if (again.ok) return
+        expect(again.status).toBe(409)
+        expect(again.error.message).toContain(`(${l.orderId})`)
+        // No second link at PayLater: the shopper was never sent to pay twice.
+        expect(paylater().orders()).toHaveLength(1)
+        const attempts = await getContainer().resolve<PayLaterLedgerModuleService>(PAYLATER_LEDGER_MODULE).attemptsOfSession(session.id)
+        expect(attempts.map((a) => [a.state, a.order_id])).toEqual([["paid", l.orderId]])
+      })
+
+      it("goes on with the new payment when link 1 is still open", async () => {
+        paylater().setWebhookUrl(null)
+        const { cart, collectionId } = await checkout()
+        const again = await store.createPaymentSession(collectionId, PAYLATER_PROVIDER_ID)
+        expect(again.ok).toBe(true)
+        expect(paylater().orders()).toHaveLength(2)
+        expect(await ledger(cart.id)).toMatchObject({ orders: 0, payments: 0 })
       })
 
       it("ignores the webhook that arrives after the return placed the order", async () => {
