@@ -258,6 +258,20 @@ integrationTestRunner({
         expect(attempts.map((a) => [a.state, a.order_id])).toEqual([["paid", l.orderId]])
       })
 
+      it("after a webhook-only completion, tells the storefront the cart's order, and 'pay again' is refused with it (issue 34)", async () => {
+        const { cart, session, collectionId } = await checkout()
+        expect((await store.get(`/store/paylater/carts/${cart.id}/order`)).status).toBe(404)
+        await paylater().approveLink(session.id)
+        const l = await eventually(() => ledger(cart.id), (v) => v.orders === 1 && v.captures === 1)
+        const placed = await store.get<{ order_id: string }>(`/store/paylater/carts/${cart.id}/order`)
+        expect(placed).toMatchObject({ ok: true, data: { order_id: l.orderId } })
+        const again = await store.createPaymentSession(collectionId, PAYLATER_PROVIDER_ID)
+        expect(again).toMatchObject({ ok: false, status: 409, error: { code: "paylater_order_already_placed", order_id: l.orderId } })
+        expect(paylater().orders()).toHaveLength(1)
+        // The publishable key is required, as for every /store route.
+        expect((await api.get(`/store/paylater/carts/${cart.id}/order`, { validateStatus: () => true })).status).toBe(400)
+      })
+
       it("goes on with the new payment when link 1 is still open", async () => {
         paylater().setWebhookUrl(null)
         const { cart, collectionId } = await checkout()
