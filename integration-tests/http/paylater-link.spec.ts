@@ -9,6 +9,7 @@ import { processPaymentWorkflow } from "@medusajs/core-flows"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { signWebhook } from "../../src/lib/paylater"
 import { useSandbox } from "../helpers/sandbox"
+import { useEnv } from "../helpers/env"
 import { atStoreTime } from "../helpers/store-clock"
 import { PAYLATER_PROVIDER_ID, type SeedResult } from "../helpers/seed"
 import {
@@ -28,6 +29,10 @@ import type { PayLaterLedgerModuleService } from "../../src/modules/paylater-led
 
 jest.setTimeout(180_000)
 
+// The longest a start waits for PayLater's answer about the attempt it replaces (issue 34): on this
+// shared machine under load, 3 s is not always enough to settle link 1, and the test is about the
+// answer, not the speed. The bound's own branch is tested with a status call that never answers.
+useEnv({ PAYLATER_ELIGIBILITY_TIMEOUT_MS: "15000" })
 const paylater = useSandbox()
 const STOREFRONT = process.env.STOREFRONT_URL ?? "http://localhost:8000"
 
@@ -270,6 +275,19 @@ integrationTestRunner({
         expect(paylater().orders()).toHaveLength(1)
         // The publishable key is required, as for every /store route.
         expect((await api.get(`/store/paylater/carts/${cart.id}/order`, { validateStatus: () => true })).status).toBe(400)
+      })
+
+      it("goes on with the new payment when PayLater does not answer about link 1 in time", async () => {
+        paylater().setWebhookUrl(null)
+        const { cart, session, collectionId } = await checkout()
+        await paylater().approveLink(session.id)
+        // PayLater's status operation hangs past the start's bound (and the client's own timeout).
+        paylater().fault({ endpoint: "status", mode: "slow", delayMs: 60_000, count: 1 })
+        const again = await store.createPaymentSession(collectionId, PAYLATER_PROVIDER_ID)
+        expect(again.ok).toBe(true)
+        expect(paylater().orders()).toHaveLength(2)
+        // Link 1's payment is then found by the usual rules (listed, refunded), never placed twice.
+        expect((await ledger(cart.id)).orders).toBeLessThanOrEqual(1)
       })
 
       it("goes on with the new payment when link 1 is still open", async () => {

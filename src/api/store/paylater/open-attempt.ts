@@ -5,12 +5,6 @@ import { registeredProviderOptions } from "../../../medusa-records/registrations
 import { ledgerModuleOf } from "../../../modules/paylater-ledger/resolve"
 import { settlePayLaterSession, type SettlementResult } from "../../../settlement/settle"
 
-/**
- * How long a new start waits for PayLater's word on the attempt it is about to replace. Short: the
- * shopper is waiting for a payment page, and without an answer the start goes on as it always did
- * (a payment found later is listed and refunded by the usual rules).
- */
-export const OPEN_ATTEMPT_CHECK_MS = 3000
 
 /** What the start learned about the collection's open attempts. */
 export type OpenAttemptVerdict =
@@ -35,7 +29,12 @@ type Row = Record<string, any>
 export async function settleOpenAttempts(
   container: MedusaContainer,
   collectionId: string,
-  timeoutMs: number = OPEN_ATTEMPT_CHECK_MS
+  /**
+   * How long the start waits for PayLater's word (the look-up's `eligibilityTimeoutMs`, 3 s by
+   * default): the shopper is waiting for a payment page, and without an answer the start goes on as
+   * it always did (a payment found later is listed and refunded by the usual rules).
+   */
+  timeoutMs: number
 ): Promise<OpenAttemptVerdict> {
   const open = await openAttemptsOf(container, collectionId)
   for (const attempt of open) {

@@ -127,7 +127,8 @@ export async function guardPayLaterStart(req: MedusaRequest, res: MedusaResponse
       return tooMany(req, res, counter, providerId, verdict, { mobile, client })
     }
 
-    const replaced = await settleOpenAttempts(req.scope, collection.id)
+    // Bounded like the shopper look-up: how long a start waits for one PayLater question.
+    const replaced = await settleOpenAttempts(req.scope, collection.id, options.checkout.eligibility.timeoutMs)
     if (replaced.kind === "placed") {
       return answerAlreadyPlaced(res, replaced.order_id)
     }
