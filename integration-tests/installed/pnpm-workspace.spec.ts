@@ -224,7 +224,8 @@ describe(`as installed in a pnpm workspace shaped like Medusa's DTC starter (Med
     expect(fs.readFileSync(GUIDE, "utf8")).toContain("pnpm add medusa-payment-paylater-storefront")
     expect(ws.copiesOf("medusa-payment-paylater")).toHaveLength(1)
     const storefrontDeps = fs.readdirSync(path.join(ws.storefront.dir, "node_modules", "@medusajs"))
-    expect(storefrontDeps).toEqual(["js-sdk"])
+    // The starter's own (its js-sdk, and its types as a dev dependency); nothing the kit brought.
+    expect(storefrontDeps).toEqual(["js-sdk", "types"])
     expect(fs.existsSync(path.join(ws.storefront.dir, "node_modules", "medusa-payment-paylater"))).toBe(false)
     // Medusa's own packages have peer issues of their own in the backend (not ours to fix); the
     // storefront has none, and nothing in the report names this plugin or its kit.
