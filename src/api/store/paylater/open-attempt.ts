@@ -5,7 +5,6 @@ import { registeredProviderOptions } from "../../../medusa-records/registrations
 import { ledgerModuleOf } from "../../../modules/paylater-ledger/resolve"
 import { settlePayLaterSession, type SettlementResult } from "../../../settlement/settle"
 
-
 /** What the start learned about the collection's open attempts. */
 export type OpenAttemptVerdict =
   /** Nothing open was found paid (or PayLater did not answer in time): the start goes on. */
@@ -93,13 +92,14 @@ async function withinTime(
     return null
   })
   let timer: NodeJS.Timeout | undefined
-  const late = new Promise<null>((resolve) => {
-    timer = setTimeout(() => resolve(null), timeoutMs)
+  const late = new Promise<"late">((resolve) => {
+    timer = setTimeout(() => resolve("late"), timeoutMs)
   })
   try {
     const result = await Promise.race([settled, late])
-    if (result === null) {
+    if (result === "late") {
       logger.info(`PayLater: no answer about the open attempt of ${logRef(sessionId)} within ${timeoutMs} ms; the new start goes on`)
+      return null
     }
     return result
   } finally {
