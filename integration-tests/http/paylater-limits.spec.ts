@@ -200,6 +200,27 @@ integrationTestRunner({
         expect(refused.data).toEqual(TOO_MANY)
         expect(Number(refused.headers["retry-after"])).toBeLessThanOrEqual(60)
         expect([sent("shopper"), sent("rtp"), sent("link")]).toEqual([0, 0, 0])
+
+        // Nobody is left unaware: Settings → PayLater says when and how often (issue 34).
+        expect((await startSession(collections[STORE_CEILING].collectionId, PAYLATER_PROVIDER_ID, undefined, newClient())).status).toBe(429)
+        const admin = await createAdminUser(api, getContainer())
+        const settings = await api.get("/admin/paylater/settings", { ...admin, ...keep })
+        expect(settings.status).toBe(200)
+        const ceiling = settings.data.paylater.store_ceiling
+        expect(ceiling).toMatchObject({ per_minute: STORE_CEILING, error: null, last_24h: 2, by_hour: [expect.objectContaining({ count: 2 })] })
+        expect(Date.now() - Date.parse(ceiling.last_at)).toBeLessThan(10 * MINUTE)
+      })
+
+      it("counts a client by its address whatever port its balancer writes (issue 34)", async () => {
+        const client = newClient()
+        const statuses: number[] = []
+        for (let i = 0; i < 20; i++) {
+          statuses.push((await startSession((await newCollection()).collectionId, PAYLATER_PROVIDER_ID, undefined, `${client}:${50000 + i}`)).status)
+        }
+        expect(statuses).toEqual(Array(20).fill(200))
+        const refused = await startSession((await newCollection()).collectionId, PAYLATER_PROVIDER_ID, undefined, `${client}:61000`)
+        expect(refused.status).toBe(429)
+        expect((await startSession((await newCollection()).collectionId, PAYLATER_PROVIDER_ID, undefined, `[::ffff:${client}]:443`)).status).toBe(429)
       })
     })
 

@@ -9,6 +9,7 @@ import { processPaymentWorkflow } from "@medusajs/core-flows"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { signWebhook } from "../../src/lib/paylater"
 import { useSandbox } from "../helpers/sandbox"
+import { useEnv } from "../helpers/env"
 import { atStoreTime } from "../helpers/store-clock"
 import { PAYLATER_PROVIDER_ID, type SeedResult } from "../helpers/seed"
 import {
@@ -23,9 +24,15 @@ import { watchProcessPayment, type PipelineWatch } from "./paylater-link/pipelin
 import { countCalls } from "../helpers/call-counter"
 import { watchWebhookPipeline } from "../helpers/webhook-pipeline"
 import { settleNotification } from "../../src/signal-handlers/webhook"
+import { PAYLATER_LEDGER_MODULE } from "../../src/modules/paylater-ledger"
+import type { PayLaterLedgerModuleService } from "../../src/modules/paylater-ledger/service"
 
 jest.setTimeout(180_000)
 
+// The longest a start waits for PayLater's answer about the attempt it replaces (issue 34): on this
+// shared machine under load, 3 s is not always enough to settle link 1, and the test is about the
+// answer, not the speed. The bound's own branch is tested with a status call that never answers.
+useEnv({ PAYLATER_ELIGIBILITY_TIMEOUT_MS: "15000" })
 const paylater = useSandbox()
 const STOREFRONT = process.env.STOREFRONT_URL ?? "http://localhost:8000"
 
@@ -39,7 +46,7 @@ integrationTestRunner({
         throw new Error(`session not created: ${JSON.stringify(started.session)}`)
       }
       const session = started.session.data.session
-      return { cart: started.cart, session, data: session.data as Record<string, any> }
+      return { cart: started.cart, session, collectionId: started.paymentCollection.id, data: session.data as Record<string, any> }
     }
 
     async function pay(variant: keyof SeedResult["variants"] = "standard") {
@@ -236,6 +243,60 @@ integrationTestRunner({
         expect(back.location).toBe(`${STOREFRONT}/order/confirmed/${l.orderId}`)
         await watch.waitForFinished(1)
         expect(await ledger(cart.id)).toMatchObject({ orders: 1, payments: 1, captures: 1 })
+      })
+
+      it("finds link 1 paid when a new payment starts before its notification: one payment, one order, nothing refunded (issue 34)", async () => {
+        paylater().setWebhookUrl(null)
+        const { cart, session, collectionId } = await checkout()
+        await paylater().approveLink(session.id)
+        const again = await store.createPaymentSession(collectionId, PAYLATER_PROVIDER_ID)
+
+        const l = await ledger(cart.id)
+        expect(l).toMatchObject({ orders: 1, payments: 1, captures: 1, refunds: 0 })
+        expect(again.ok).toBe(false)
+        if (again.ok) return
+        expect(again.status).toBe(409)
+        expect(again.error.message).toContain(`(${l.orderId})`)
+        // No second link at PayLater: the shopper was never sent to pay twice.
+        expect(paylater().orders()).toHaveLength(1)
+        const attempts = await getContainer().resolve<PayLaterLedgerModuleService>(PAYLATER_LEDGER_MODULE).attemptsOfSession(session.id)
+        expect(attempts.map((a) => [a.state, a.order_id])).toEqual([["paid", l.orderId]])
+      })
+
+      it("after a webhook-only completion, tells the storefront the cart's order, and 'pay again' is refused with it (issue 34)", async () => {
+        const { cart, session, collectionId } = await checkout()
+        expect((await store.get(`/store/paylater/carts/${cart.id}/order`)).status).toBe(404)
+        await paylater().approveLink(session.id)
+        const l = await eventually(() => ledger(cart.id), (v) => v.orders === 1 && v.captures === 1)
+        const placed = await store.get<{ order_id: string }>(`/store/paylater/carts/${cart.id}/order`)
+        expect(placed).toMatchObject({ ok: true, data: { order_id: l.orderId } })
+        const again = await store.createPaymentSession(collectionId, PAYLATER_PROVIDER_ID)
+        expect(again).toMatchObject({ ok: false, status: 409, error: { code: "paylater_order_already_placed", order_id: l.orderId } })
+        expect(paylater().orders()).toHaveLength(1)
+        // The publishable key is required, as for every /store route.
+        expect((await api.get(`/store/paylater/carts/${cart.id}/order`, { validateStatus: () => true })).status).toBe(400)
+      })
+
+      it("goes on with the new payment when PayLater does not answer about link 1 in time", async () => {
+        paylater().setWebhookUrl(null)
+        const { cart, session, collectionId } = await checkout()
+        await paylater().approveLink(session.id)
+        // PayLater's status operation hangs past the start's bound (and the client's own timeout).
+        paylater().fault({ endpoint: "status", mode: "slow", delayMs: 60_000, count: 1 })
+        const again = await store.createPaymentSession(collectionId, PAYLATER_PROVIDER_ID)
+        expect(again.ok).toBe(true)
+        expect(paylater().orders()).toHaveLength(2)
+        // Link 1's payment is then found by the usual rules (listed, refunded), never placed twice.
+        expect((await ledger(cart.id)).orders).toBeLessThanOrEqual(1)
+      })
+
+      it("goes on with the new payment when link 1 is still open", async () => {
+        paylater().setWebhookUrl(null)
+        const { cart, collectionId } = await checkout()
+        const again = await store.createPaymentSession(collectionId, PAYLATER_PROVIDER_ID)
+        expect(again.ok).toBe(true)
+        expect(paylater().orders()).toHaveLength(2)
+        expect(await ledger(cart.id)).toMatchObject({ orders: 0, payments: 0 })
       })
 
       it("ignores the webhook that arrives after the return placed the order", async () => {

@@ -138,11 +138,11 @@ integrationTestRunner({
       expect(await ledgerForCart(getContainer(), started.cart.id)).toMatchObject({ orders: 0, payments: 1 })
     })
 
-    it("still refunds the first payment when the cart is then paid and ordered with a new one (paid twice)", async () => {
+    /** Paid, sold out, then paid again with the session Medusa created after the failed completion. */
+    async function paidTwice() {
       const { sessionId, cartId } = await paidButSoldOut()
       const item = await listedItem(sessionId)
       await stocked.setStock(1)
-      // The shopper pays again with the session Medusa created after the failed completion.
       const [collection] = await getContainer()
         .resolve(Modules.PAYMENT)
         .listPaymentCollections({ id: item.payment_collection_id }, { relations: ["payment_sessions"] })
@@ -151,11 +151,51 @@ integrationTestRunner({
       const { orderId } = await ledgerForCart(getContainer(), cartId)
       expect(orderId).toBeTruthy()
       expect(back.location).toBe(`${STOREFRONT}/order/confirmed/${orderId}`)
+      return { sessionId, item, fresh, orderId: orderId! }
+    }
+
+    /** The order card's entry for the attempt of `sessionId`. */
+    const cardAttempt = async (orderId: string, sessionId: string) => {
+      const activity = await api.get(`/admin/paylater/orders/${orderId}/activity`, { ...admin, ...keep })
+      expect(activity.status).toBe(200)
+      return (activity.data.activity.attempts as Array<Record<string, any>>).find((a) => a.session_id === sessionId)
+    }
+
+    it("still refunds the first payment when the cart is then paid and ordered with a new one (paid twice)", async () => {
+      const { sessionId, item, fresh, orderId } = await paidTwice()
+      // Before the refund, the card says what Settings → PayLater says: listed, waiting for the rule or a person.
+      expect(await cardAttempt(orderId, sessionId)).toMatchObject({
+        outcome: "paid_elsewhere",
+        refund: null,
+        listing: { kind: "paid_without_order", status: "open", resolution: null },
+      })
 
       paylater().advanceClock(12 * MINUTE)
       expect(await run(later(12))).toEqual([{ id: item.id, outcome: "refunded" }])
       expect(refundsAt(sessionId)).toHaveLength(1)
       expect(refundsAt(fresh.id)).toHaveLength(0)
+
+      // The card tells the whole story (issue 34): refunded, how much, when, by the rule.
+      const card = await cardAttempt(orderId, sessionId)
+      expect(card).toMatchObject({
+        outcome: "paid_elsewhere",
+        refund: { amount: item.amount, by: "rule", actor: null, at: expect.any(String) },
+        listing: { kind: "paid_without_order", status: "resolved", resolution: "refunded" },
+      })
+      expect(card!.refund.note).toMatch(/automatically/)
+      expect(await cardAttempt(orderId, fresh.id)).toMatchObject({ outcome: "holds_order_money", refund: null, listing: null })
+    })
+
+    it("shows on the order card who refunded the extra payment from Settings → PayLater", async () => {
+      const { sessionId, item, orderId } = await paidTwice()
+      paylater().advanceClock(12 * MINUTE)
+      const refunded = await api.post(`/admin/paylater/attention/${item.id}/refund`, {}, { ...admin, ...keep })
+      expect(refunded.status).toBe(200)
+      expect(refundsAt(sessionId)).toHaveLength(1)
+      expect(await cardAttempt(orderId, sessionId)).toMatchObject({
+        refund: { amount: item.amount, by: "person", actor: admin.email, at: expect.any(String) },
+        listing: { kind: "paid_without_order", status: "resolved", resolution: "refunded" },
+      })
     })
 
     it("lists a link paid after its session was deleted as paid without an order, and refunds it once after the window", async () => {

@@ -25,6 +25,8 @@ import { createWorkspace, peerIssuesByProject, STARTER_MEDUSA, type Workspace } 
 import { envLines, readmeSnippet } from "./readme-snippets"
 import { createDatabase, dropDatabase, writeSeedScript } from "./store-database"
 import { readyCart as readyCartOf } from "./ready-cart"
+import { writeGuideFiles } from "./guide-files"
+import { createRequire } from "node:module"
 
 jest.setTimeout(20 * 60_000)
 
@@ -222,7 +224,8 @@ describe(`as installed in a pnpm workspace shaped like Medusa's DTC starter (Med
     expect(fs.readFileSync(GUIDE, "utf8")).toContain("pnpm add medusa-payment-paylater-storefront")
     expect(ws.copiesOf("medusa-payment-paylater")).toHaveLength(1)
     const storefrontDeps = fs.readdirSync(path.join(ws.storefront.dir, "node_modules", "@medusajs"))
-    expect(storefrontDeps).toEqual(["js-sdk"])
+    // The starter's own (its js-sdk, and its types as a dev dependency); nothing the kit brought.
+    expect(storefrontDeps).toEqual(["js-sdk", "types"])
     expect(fs.existsSync(path.join(ws.storefront.dir, "node_modules", "medusa-payment-paylater"))).toBe(false)
     // Medusa's own packages have peer issues of their own in the backend (not ours to fix); the
     // storefront has none, and nothing in the report names this plugin or its kit.
@@ -270,6 +273,43 @@ describe(`as installed in a pnpm workspace shaped like Medusa's DTC starter (Med
       "react",
       "kit-types.tsx",
     ])
+  })
+
+  it("the guide's code blocks compile as pasted in the React 19 storefront, against the installed kit (issue 34)", () => {
+    const tsconfig = writeGuideFiles(GUIDE, ws.storefront.dir)
+    ws.storefront.run("tsc (the guide's files)", path.join(ws.storefront.dir, "node_modules", ".bin", "tsc"), ["-p", tsconfig])
+  })
+
+  it("after a webhook-only completion, 'pay again' leads to the order's confirmation: no second payment, the cart forgotten (issue 34)", async () => {
+    // The kit as the storefront installed it (not this repository's sources).
+    const kit = createRequire(path.join(ws.storefront.dir, "package.json"))("medusa-payment-paylater-storefront") as typeof import("../../src/storefront")
+    const cart = await readyCart()
+    expect(await kit.fetchPlacedOrder(sdk, cart.id)).toBeNull()
+    const { payment_collection } = await sdk.store.payment.initiatePaymentSession(cart as any, { provider_id: "pp_paylater_paylater" })
+    const session = payment_collection.payment_sessions!.find((s) => s.provider_id === "pp_paylater_paylater")!
+    // Paid on PayLater's page; the shopper never follows the redirect back: the webhook alone places the order.
+    await decideOnLink(String(session.data.payment_link_url), "approve")
+    let placed: { orderId: string } | null = null
+    for (let i = 0; i < 90 && !placed; i++) {
+      if (i > 0) await new Promise((r) => setTimeout(r, 1000))
+      placed = await kit.fetchPlacedOrder(sdk, cart.id)
+    }
+    expect(placed).toEqual({ orderId: expect.stringMatching(/^order_/) })
+
+    // The tab still shows the review step and the shopper presses "Pay with PayLater" again.
+    const again = await sdk.store.payment.initiatePaymentSession(cart as any, { provider_id: "pp_paylater_paylater" }).then(
+      () => null,
+      (error: unknown) => kit.toCheckoutError(error)
+    )
+    expect(again).toMatchObject({ code: "already_placed", status: 409, orderId: placed!.orderId })
+    const steps: string[] = []
+    await kit.leaveForPlacedOrder(kit.placedOrderOf(again)!, {
+      countryCode: "qa",
+      forgetCart: async () => void steps.push("forget the cart"),
+      navigate: (to) => void steps.push(to),
+    })
+    expect(steps).toEqual(["forget the cart", `/qa/order/${placed!.orderId}/confirmed`])
+    await expectOneCapturedOrder(placed!.orderId, "pp_paylater_paylater")
   })
 
   it("takes a payment link through the backend's store API into one captured order", async () => {

@@ -74,13 +74,13 @@ export function createWorkspace(opts: { timings: StepTiming[]; pluginTarball: st
   for (const [file, text] of Object.entries(opts.backendFiles)) {
     fs.writeFileSync(path.join(root, "apps", "backend", file), text)
   }
-  // The starter's apps/storefront as far as the kit is concerned: React 19 and Medusa's js-sdk.
+  // The starter's apps/storefront as far as the kit is concerned: React 19, Medusa's js-sdk and its types.
   writeJson(path.join(root, "apps", "storefront", "package.json"), {
     name: "@shop/storefront",
     version: "1.0.0",
     private: true,
     dependencies: { "@medusajs/js-sdk": STARTER_MEDUSA, react: "19.0.5", "react-dom": "19.0.5" },
-    devDependencies: { "@types/node": "17.0.21", "@types/react": "19.0.5", typescript: "^5.3.2" },
+    devDependencies: { "@medusajs/types": STARTER_MEDUSA, "@types/node": "17.0.21", "@types/react": "19.0.5", typescript: "^5.3.2" },
   })
 
   const env: NodeJS.ProcessEnv = {

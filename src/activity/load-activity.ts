@@ -7,7 +7,8 @@ import { storedAmountText } from "../providers/paylater/money"
 import { PAYLATER_PROVIDER } from "../medusa-records/session"
 import { whoseMoney } from "../medusa-records/order-owner"
 import type { AttemptRecord } from "../modules/paylater-ledger/ledger-port"
-import type { LedgerRow } from "./order-attempts"
+import type { AftercareFacts, LedgerRow } from "./order-attempts"
+import type { ListingRow, RefundRow } from "./attempt-aftercare"
 import { buildOrderActivity, type ActivityFacts, type ActivityPayment, type ActivitySession, type OrderActivity } from "./timeline"
 
 type Row = Record<string, any>
@@ -122,8 +123,10 @@ export async function readOrderActivityFacts(container: MedusaContainer, orderId
       session.attempt = (attempts.find((a) => a.session_id === session.id) as unknown as ActivitySession["attempt"]) ?? null
     }
   }
+  let aftercare: AftercareFacts | undefined
   if (service) {
     ledger = await Promise.all((await readOrderAttempts(service, orderId, collectionIds, sessions.map((s) => s.id))).map((row) => withOwnerNow(container, row)))
+    aftercare = await readAftercare(container, service, ledger)
   }
   if (service) {
     try {
@@ -137,7 +140,27 @@ export async function readOrderActivityFacts(container: MedusaContainer, orderId
         .warn(`PayLater activity: could not read the log for order ${orderId}: ${(error as Error)?.message ?? error}`)
     }
   }
-  return { order_id: orderId, sessions, payments, events, ledger }
+  return { order_id: orderId, sessions, payments, events, ledger, aftercare }
+}
+
+/** The attempts' refunds and Settings → PayLater items, from the ledger; who refunded, by email. */
+async function readAftercare(container: MedusaContainer, service: PayLaterLedgerModuleService, rows: LedgerRow[]): Promise<AftercareFacts> {
+  const ids = rows.filter((row) => row.state === "paid").map((row) => row.paylater_order_id)
+  if (!ids.length) return { refunds: [], listings: [] }
+  const [refunds, listings] = await Promise.all([
+    service.listPayLaterRefundAttempts({ paylater_order_id: ids }),
+    service.listPayLaterAttentions({ paylater_order_id: ids }),
+  ])
+  const actorIds = [...new Set((listings as Row[]).map((l) => l.resolved_by).filter((id): id is string => typeof id === "string"))]
+  const actors = new Map<string, string>()
+  if (actorIds.length) {
+    const { data: users } = await container
+      .resolve(ContainerRegistrationKeys.QUERY)
+      .graph({ entity: "user", fields: ["id", "email"], filters: { id: actorIds } })
+      .catch(() => ({ data: [] as Row[] }))
+    for (const user of users as Row[]) if (user.email) actors.set(user.id, user.email)
+  }
+  return { refunds: refunds as unknown as RefundRow[], listings: listings as unknown as ListingRow[], actors }
 }
 
 /** Read-only: the order's PayLater summary and history (GET /admin/paylater/orders/:id/activity). */

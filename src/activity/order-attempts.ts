@@ -1,6 +1,7 @@
 import { holdsOrderMoney, viewOf, type AttemptKind } from "../modules/paylater-ledger/attempt-state"
 import type { AttemptRecord } from "../modules/paylater-ledger/ledger-port"
 import { storedAmountText } from "../providers/paylater/money"
+import { aftercareOf, type Aftercare, type ListingRow, type RefundRow } from "./attempt-aftercare"
 
 /**
  * The order card's list of PayLater attempts, from the ledger: the attempt whose money the order
@@ -53,6 +54,18 @@ export interface OrderAttempt {
   order_id: string | null
   /** The attempt that replaced it, if any. */
   superseded_by: string | null
+  /** Its refund, once PayLater confirmed one (amount, when, by the rule or by whom). */
+  refund: Aftercare["refund"]
+  /** Its item on Settings → PayLater, open or resolved. */
+  listing: Aftercare["listing"]
+}
+
+/** The ledger's records of what happened after payment: refunds and Settings → PayLater's items. */
+export interface AftercareFacts {
+  refunds: RefundRow[]
+  listings: ListingRow[]
+  /** Admin users by id (their email), to say who refunded. */
+  actors?: ReadonlyMap<string, string>
 }
 
 /** The row holds this order's money (not merely some order's). */
@@ -74,7 +87,12 @@ const time = (at: string | Date | null | undefined): number => {
   return Number.isNaN(t) ? 0 : t
 }
 
-export function orderAttempts(rows: LedgerRow[], orderId: string, now: Date): OrderAttempt[] {
+export function orderAttempts(
+  rows: LedgerRow[],
+  orderId: string,
+  now: Date,
+  after: AftercareFacts = { refunds: [], listings: [] }
+): OrderAttempt[] {
   return rows
     .map((row) => ({ row, outcome: outcomeOf(row, orderId, now) }))
     .sort((a, b) => {
@@ -94,5 +112,6 @@ export function orderAttempts(rows: LedgerRow[], orderId: string, now: Date): Or
       reference: row.paylater_ref ?? null,
       order_id: row.order_id ?? null,
       superseded_by: row.superseded_by ?? null,
+      ...aftercareOf(row.paylater_order_id, after.refunds, after.listings, after.actors),
     }))
 }

@@ -2,7 +2,7 @@ import { storedAmountText } from "../providers/paylater/money"
 import type { PayLaterEventRecord } from "../modules/paylater-ledger/types"
 import { viewOfSession } from "../settlement/attempt-view"
 import { describeEvent, type ActivityTone } from "./events"
-import { holdsMoneyOf, orderAttempts, type LedgerRow, type OrderAttempt } from "./order-attempts"
+import { holdsMoneyOf, orderAttempts, type AftercareFacts, type LedgerRow, type OrderAttempt } from "./order-attempts"
 import { lastStatusOf, maskedNumberOf } from "./attempt-facts"
 import { computeRefundWindow, type RefundWindow } from "./refund-window"
 
@@ -44,6 +44,8 @@ export interface ActivityFacts {
   events: PayLaterEventRecord[]
   /** The ledger's rows for the order: its payment collections' attempts, replaced ones included. */
   ledger: LedgerRow[]
+  /** The ledger's refunds and Settings → PayLater items of those attempts. */
+  aftercare?: AftercareFacts
 }
 
 export type ActivityKind =
@@ -302,6 +304,6 @@ export function buildOrderActivity(facts: ActivityFacts, now: Date): OrderActivi
     order_id: facts.order_id,
     paylater: current ? summarize(facts, current, now) : null,
     history,
-    attempts: orderAttempts(facts.ledger, facts.order_id, now),
+    attempts: orderAttempts(facts.ledger, facts.order_id, now, facts.aftercare),
   }
 }

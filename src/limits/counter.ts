@@ -23,6 +23,10 @@ export interface BudgetCounter {
   spend(key: string, budget: Budget): Promise<Spent>
   /** Gives one use back (a request refused by another budget did not spend this one). */
   giveBack(key: string, budget: Budget): Promise<void>
+  /** The uses counted under `key` in its current window (0 when none); spends nothing. */
+  peek(key: string, budget: Budget): Promise<number>
+  /** Writes `value` under `key` for the budget's window (a fact to share across instances, e.g. a time). */
+  put(key: string, value: number, budget: Budget): Promise<void>
 }
 
 const KEY_PREFIX = "paylater-limit"
@@ -77,6 +81,13 @@ export function budgetCounter(store: LimitStore): BudgetCounter {
     },
     async giveBack(key, budget) {
       await withTable(() => limiter(budget).reward(key, 1)).catch(() => undefined)
+    },
+    async peek(key, budget) {
+      const found = await withTable(() => limiter(budget).get(key))
+      return found?.consumedPoints ?? 0
+    },
+    async put(key, value, budget) {
+      await withTable(() => limiter(budget).set(key, value, budget.windowSeconds))
     },
   }
 }

@@ -157,7 +157,19 @@ export function envBlock(sandbox: PayLaterSandbox): string {
     `  PAYLATER_MERCHANT_ID=${o.merchantId}`,
     `  PAYLATER_ENVIRONMENT=sandbox`,
     `  PAYLATER_API_BASE_URL=${sandbox.url}`,
+    // The plugin builds its return and webhook URLs from these: the store's own address (the
+    // webhook target's, when given) and the storefront's (Medusa's starter default).
+    `  MEDUSA_BACKEND_URL=${backendOf(o.webhookUrl)}`,
+    `  STOREFRONT_URL=http://localhost:8000`,
   ].join("\n")
+}
+
+function backendOf(webhookUrl: string | null | undefined): string {
+  try {
+    return webhookUrl ? new URL(webhookUrl).origin : "http://localhost:9000"
+  } catch {
+    return "http://localhost:9000"
+  }
 }
 
 export interface CliIo {

@@ -118,8 +118,28 @@ export function handleCreateLink(ctx: SandboxContext, body: Record<string, unkno
 
 /* ---------- hosted page ---------- */
 
-const USED = messagePage("Payment link already used", "This payment link has already been used.")
-const EXPIRED = messagePage("Payment link expired", "This payment link has expired. Please return to the store and try again.")
+/**
+ * A used link (the shopper pressed Back after paying, or opened it again) leads back to the store
+ * through the attempt's own return URL, as PayLater would have sent them: the success URL for a paid
+ * link (the store's return route then shows the order's confirmation), the failure URL otherwise.
+ */
+function usedPage(order: OrderRecord): string {
+  const link = order.link as NonNullable<OrderRecord["link"]>
+  const paid = order.status === 2
+  return messagePage(
+    "Payment link already used",
+    "This payment link has already been used.",
+    { url: paid ? link.successRedirectUrl : link.failRedirectUrl, label: paid ? "Back to the store to see your order" : "Back to the store" }
+  )
+}
+
+function expiredPage(order: OrderRecord): string {
+  const link = order.link as NonNullable<OrderRecord["link"]>
+  return messagePage("Payment link expired", "This payment link has expired. Please return to the store and try again.", {
+    url: link.failRedirectUrl,
+    label: "Back to the store",
+  })
+}
 
 type Gate = { ok: true; order: OrderRecord } | { ok: false; reply: Reply }
 
@@ -134,8 +154,8 @@ function gate(ctx: SandboxContext, uuid: string, query: URLSearchParams): Gate {
   if (query.get("token") !== order.link.token || query.get("channel") !== "web") {
     return { ok: false, reply: html(403, messagePage("Invalid payment link", "This payment link is not valid. Please use the link exactly as the store gave it.")) }
   }
-  if (ctx.orders.expireIfDue(order)) return { ok: false, reply: html(410, EXPIRED) }
-  if (ctx.orders.isDecided(order)) return { ok: false, reply: html(410, USED) }
+  if (ctx.orders.expireIfDue(order)) return { ok: false, reply: html(410, expiredPage(order)) }
+  if (ctx.orders.isDecided(order)) return { ok: false, reply: html(410, usedPage(order)) }
   return { ok: true, order }
 }
 

@@ -29,7 +29,7 @@ dt{color:#6b5d86}dd{margin:0;font-weight:600}
 table{width:100%;border-collapse:collapse;margin:8px 0 16px}
 td{padding:6px 0;border-bottom:1px solid #eee}td:last-child{text-align:right;font-variant-numeric:tabular-nums}
 .actions{display:flex;flex-wrap:wrap;gap:8px}
-button{font:inherit;border:0;border-radius:8px;padding:10px 16px;cursor:pointer}
+button,a.primary{font:inherit;border:0;border-radius:8px;padding:10px 16px;cursor:pointer;text-decoration:none}
 .primary{background:#4b1e8c;color:#fff}.secondary{background:#ece6f6;color:#4b1e8c}.link{background:none;color:#6b5d86;text-decoration:underline}
 .hint{font-size:14px;color:#6b5d86;background:#fff8e1;border-radius:8px;padding:10px 12px}
 .muted{color:#6b5d86}
@@ -93,9 +93,15 @@ ${shopperHint(input.shoppers)}`
   return layout(`PayLater: pay QAR ${displayAmount(input.amountDirhams)}`, body)
 }
 
-/** Error and end-of-life pages (403 wrong token, 404 unknown link, 410 used or expired). */
-export function messagePage(title: string, message: string): string {
-  return layout(title, `<section class="card"><h1 id="title">${escapeHtml(title)}</h1><p id="message">${escapeHtml(message)}</p></section>`)
+/**
+ * Error and end-of-life pages (403 wrong token, 404 unknown link, 410 used or expired). `backTo`: the
+ * way back to the store, for a link whose token was right (a used or expired link): never a dead end.
+ */
+export function messagePage(title: string, message: string, backTo?: { url: string; label: string }): string {
+  const back = backTo
+    ? `<p class="actions"><a id="back-to-store" class="primary" href="${escapeHtml(backTo.url)}">${escapeHtml(backTo.label)}</a></p>`
+    : ""
+  return layout(title, `<section class="card"><h1 id="title">${escapeHtml(title)}</h1><p id="message">${escapeHtml(message)}</p>${back}</section>`)
 }
 
 export interface AppPageInput {

@@ -20,6 +20,7 @@ export type CheckoutErrorCode =
   | "unavailable"
   | "no_link"
   | "already_placed"
+  | "paid_not_placed"
   | "network"
   | "unknown"
 
@@ -47,6 +48,9 @@ const KIND: Record<CheckoutErrorCode, CheckoutErrorKind> = {
   no_link: "try_later",
   network: "network",
   already_placed: "already_placed",
+  // The attempt this start would replace was paid but its cart could not become an order: it is
+  // refunded; paying again is not what the shopper should do.
+  paid_not_placed: "refused",
 }
 
 export class PayLaterCheckoutError extends Error {
@@ -83,6 +87,7 @@ const OPENINGS: Array<[string, CheckoutErrorCode]> = [
   [SHOPPER_MESSAGES.try_later.en, "try_later"],
   [SHOPPER_MESSAGES.unconfirmed.en, "unconfirmed"],
   [SHOPPER_MESSAGES.unavailable.en, "unavailable"],
+  [SHOPPER_MESSAGES.paid_not_placed.en, "paid_not_placed"],
   ["PayLater can pay for orders between", "amount_out_of_range"],
   ["The order amount is outside the range PayLater accepts", "amount_out_of_range"],
   ["PayLater accepts payments in Qatari riyal", "currency"],

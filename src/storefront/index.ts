@@ -39,4 +39,12 @@ export {
   payLaterChoice,
   payLaterSessionOf,
 } from "./choice"
+export {
+  fetchPlacedOrder,
+  leaveForPlacedOrder,
+  orderConfirmationPath,
+  placedOrderOf,
+  type LeaveForOrderOptions,
+  type PlacedOrder,
+} from "./placed"
 export { describeInstalments, fetchInstalments, type InstalmentOffer, type InstalmentQuery } from "./instalments"

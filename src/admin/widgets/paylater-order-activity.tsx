@@ -7,6 +7,7 @@ import { useCallback, useEffect, useState, type ReactNode } from "react"
 import type { ActivityTone as Tone } from "../../activity/events"
 import type { OrderAttempt } from "../../activity/order-attempts"
 import type { RefundWindow } from "../../activity/refund-window"
+import { ATTENTION_KIND_LABEL, RESOLUTION_LABEL } from "../lib/attention-labels"
 import type { ActivityEntry as Entry, ActivitySummary as Summary, OrderActivity as Activity } from "../../activity/timeline"
 
 type OrderProps = { data: { id: string } }
@@ -36,10 +37,42 @@ const KIND: Record<OrderAttempt["kind"], string> = {
   point_of_sale: "Request to Pay (point of sale)",
 }
 
-/** Where a paid attempt's money is when it is not this order's. */
+/** The attempt's badge: what became of it, in Settings → PayLater's words for a listed payment. */
+function badgeOf(a: OrderAttempt): { label: string; color: "green" | "red" | "orange" | "blue" | "grey" } {
+  if (a.outcome === "paid_elsewhere" && a.refund) return { label: "Refunded", color: "grey" }
+  if (a.outcome === "paid_elsewhere" && !a.order_id && a.listing) {
+    return { label: ATTENTION_KIND_LABEL[a.listing.kind] ?? OUTCOME.paid_elsewhere.label, color: a.listing.status === "open" ? "red" : "grey" }
+  }
+  return OUTCOME[a.outcome]
+}
+
+/** Who refunded it, in words. */
+function refundedBy(refund: NonNullable<OrderAttempt["refund"]>): string {
+  switch (refund.by) {
+    case "rule":
+      return "automatically (paid without an order)"
+    case "person":
+      return `by ${refund.actor ?? "an admin"} (Settings → PayLater)`
+    case "order":
+      return "on the order"
+  }
+}
+
+/** Where a paid attempt's money went when it is not this order's: another order, a refund, or the list. */
 function elsewhere(a: OrderAttempt): string | null {
-  if (a.outcome !== "paid_elsewhere") return null
-  return a.order_id ? `Holds order ${a.order_id}'s money` : "No order holds it: see Settings → PayLater"
+  if (a.outcome !== "paid_elsewhere" && !a.refund) return null
+  if (a.refund) {
+    return `Refunded ${a.refund.amount} ${a.currency_code.toUpperCase()}${a.refund.at ? ` on ${when(a.refund.at)}` : ""} ${refundedBy(a.refund)}`
+  }
+  if (a.order_id) return `Holds order ${a.order_id}'s money`
+  if (a.listing?.status === "open") {
+    return `On Settings → PayLater as "${ATTENTION_KIND_LABEL[a.listing.kind] ?? a.listing.kind}": refund it or resolve it there`
+  }
+  if (a.listing) {
+    const how = a.listing.resolution ? (RESOLUTION_LABEL[a.listing.resolution] ?? a.listing.resolution) : "resolved"
+    return `Settings → PayLater: ${how}${a.listing.resolved_at ? ` (${when(a.listing.resolved_at)})` : ""}`
+  }
+  return "No order holds it: see Settings → PayLater"
 }
 
 const DOT: Record<Tone, string> = {
@@ -227,7 +260,7 @@ const PayLaterOrderActivityWidget = ({ data: order }: OrderProps) => {
             {activity.attempts.map((a) => (
               <li key={a.paylater_order_id}>
                 <div className="flex flex-wrap items-center gap-x-2">
-                  <StatusBadge color={OUTCOME[a.outcome].color}>{OUTCOME[a.outcome].label}</StatusBadge>
+                  <StatusBadge color={badgeOf(a).color}>{badgeOf(a).label}</StatusBadge>
                   <Text size="small" leading="compact">
                     {KIND[a.kind]}, {a.amount} {a.currency_code.toUpperCase()}
                   </Text>
@@ -239,7 +272,7 @@ const PayLaterOrderActivityWidget = ({ data: order }: OrderProps) => {
                   {a.superseded_by ? `, replaced by ${a.superseded_by}` : ""}
                 </Text>
                 {elsewhere(a) && (
-                  <Text size="xsmall" leading="compact" className="text-ui-fg-subtle">
+                  <Text size="xsmall" leading="compact" className="text-ui-fg-subtle" data-testid="paylater-attempt-aftercare">
                     {elsewhere(a)}
                   </Text>
                 )}

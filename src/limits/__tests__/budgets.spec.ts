@@ -89,6 +89,8 @@ describe("a start's budgets", () => {
         return inner.spend(key, budget)
       },
       giveBack: (key, budget) => inner.giveBack(key, budget),
+      peek: (key, budget) => inner.peek(key, budget),
+      put: (key, value, budget) => inner.put(key, value, budget),
     }
     const settings = limits({ startLimitPerClient: 1 })
     await expect(spendStartBudgets(flaky, settings, start("192.0.2.3", "c"))).rejects.toThrow(/ECONNREFUSED/)

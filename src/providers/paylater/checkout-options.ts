@@ -20,7 +20,10 @@ export interface CheckoutOptionsInput {
    * sends the shopper's mobile number and email), "off" never.
    */
   eligibilityCheck?: "request-to-pay" | "all" | "off"
-  /** How long the look-up may take before checkout goes on without it (default 3000 ms). */
+  /**
+   * How long the look-up may take before checkout goes on without it (default 3000 ms); also how long
+   * a new start waits for PayLater's answer about the open attempt it replaces.
+   */
   eligibilityTimeoutMs?: number | string
 }
 
@@ -86,7 +89,7 @@ export function readCheckoutOptions(raw: Record<string, unknown>, problems: stri
         100,
         15000,
         CHECKOUT_DEFAULTS.eligibility.timeoutMs,
-        "milliseconds the shopper look-up may take before checkout goes on without it",
+        "milliseconds the shopper look-up (or the check of the attempt a start replaces) may take before checkout goes on without it",
         problems
       ),
     },

@@ -118,6 +118,11 @@ describe("sandbox in a real browser", () => {
       const again = await page.goto(created.data.paymentLinkUrl)
       expect(again?.status()).toBe(410)
       await expect(page.locator("#message").textContent()).resolves.toContain("already been used")
+      // ...and not a dead end: its button leads back to the store, through the attempt's success URL.
+      await expect(page.locator("#back-to-store").textContent()).resolves.toBe("Back to the store to see your order")
+      await page.screenshot({ path: path.join(RESULTS, "paylater-sandbox-used-link.png") })
+      await Promise.all([page.waitForURL(`${shop.url}/checkout/success?order=web-1`), page.click("#back-to-store")])
+      await expect(page.locator("#shop-title").textContent()).resolves.toBe("Thank you for your order")
     } finally {
       await page.close()
     }

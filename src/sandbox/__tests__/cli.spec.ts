@@ -130,6 +130,8 @@ describe("sandbox CLI", () => {
       expect(text).toContain(`  PAYLATER_API_BASE_URL=${url}`)
       expect(text).toContain("  PAYLATER_WEBHOOK_SECRET=sandbox-webhook-secret")
       expect(text).toContain("  PAYLATER_CLIENT_SECRET=<the secret you passed>")
+      // Complete: the store's own address (the webhook target's) and the storefront's (issue 34).
+      expect(text).toContain("  MEDUSA_BACKEND_URL=http://127.0.0.1:9\n  STOREFRONT_URL=http://localhost:8000")
       expect((await client(url).get("/app")).status).toBe(200)
     } finally {
       await sandbox?.stop()

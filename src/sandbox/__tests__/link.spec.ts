@@ -189,6 +189,8 @@ describe("sandbox: Generate Payment Link and the hosted page", () => {
     const again = await h.http.get(url)
     expect(again.status).toBe(410)
     expect(again.data).toContain("This payment link has already been used")
+    // Not a dead end: the way back is the attempt's own success URL (issue 34).
+    expect(again.data).toContain('<a id="back-to-store" class="primary" href="http://shop.test/ok?cart=1">Back to the store to see your order</a>')
     const decideAgain = await h.http.post(`${path}/decision${query}`, "decision=decline", FORM)
     expect(decideAgain.status).toBe(410)
     expect(h.sandbox.order(orderId)?.status).toBe(2)
@@ -206,7 +208,9 @@ describe("sandbox: Generate Payment Link and the hosted page", () => {
     expect(receiver.received[1].body).toMatchObject({ status: "failed", comments: "declined by shopper" })
     const status = await api.get("/status", { params: { order_id: orderId } })
     expect(status.data).toMatchObject({ status: 3, message: "failed" })
-    expect((await h.http.get(url)).status).toBe(410)
+    const again = await h.http.get(url)
+    expect(again.status).toBe(410)
+    expect(again.data).toContain('<a id="back-to-store" class="primary" href="http://shop.test/fail">Back to the store</a>')
   })
 
   it("abandon: 303 to fail_redirect_url, stays pending, link still usable until it expires", async () => {
@@ -224,6 +228,7 @@ describe("sandbox: Generate Payment Link and the hosted page", () => {
     const expired = await h.http.get(url)
     expect(expired.status).toBe(410)
     expect(expired.data).toContain("expired")
+    expect(expired.data).toContain('id="back-to-store" class="primary" href="http://shop.test/fail"')
     const d = await h.sandbox.waitForDeliveries((x) => x.length === 2)
     expect(d[1]).toMatchObject({ status: "failed", body: expect.objectContaining({ comments: "Payment link expired" }) })
   })

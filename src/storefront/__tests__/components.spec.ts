@@ -132,6 +132,35 @@ describe("PayLaterButton", () => {
   })
 })
 
+describe("a cart the webhook already placed (issue 34)", () => {
+  const alreadyPlaced = { status: 409, body: { type: "not_allowed", code: "paylater_order_already_placed", message: `${SHOPPER_MESSAGES.already_placed.en} (order_01PLACED)`, order_id: "order_01PLACED" } }
+
+  it("Pay with PayLater: forgets the cart, then goes to the starter's confirmation route; never to PayLater", async () => {
+    store.on("POST /store/payment-collections/*", alreadyPlaced)
+    await mount("button-placed", { cart })
+    await page.click("#pay")
+    await page.waitForFunction(() => window.__events.some(([name]) => name === "navigate"))
+    expect(await events()).toEqual([
+      ["forgetCart", true],
+      ["navigate", "/qa/order/order_01PLACED/confirmed"],
+    ])
+    expect(await page.textContent(".paylater-error[role=alert]")).toBe(SHOPPER_MESSAGES.already_placed.en)
+    // Still busy while the page changes: no second start.
+    expect(await page.isEnabled("#pay")).toBe(false)
+  })
+
+  it("Request to Pay: the same, nothing pushed", async () => {
+    store.on("POST /store/payment-collections/*", alreadyPlaced)
+    await mount("rtp-form-placed", { cart: { ...cart, shipping_address: { phone: "+974 5111 8021" } } })
+    await page.click("#rtp-send")
+    await page.waitForFunction(() => window.__events.some(([name]) => name === "navigate"))
+    expect(await events()).toEqual([
+      ["forgetCart", true],
+      ["navigate", "/qa/order/order_01PLACED/confirmed"],
+    ])
+  })
+})
+
 describe("RequestToPayForm", () => {
   it("is prefilled from the shipping phone and starts the request with it (Enter sends)", async () => {
     store.on("POST /store/payment-collections/*", collectionWith({ id: "payses_7", provider_id: "pp_paylater-rtp_paylater", data: { mobile_number_masked: "974*****021", amount: "360.00" } }))

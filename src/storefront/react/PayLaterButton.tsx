@@ -3,6 +3,7 @@
 import { useState, type ReactNode } from "react"
 import { startLinkCheckout } from "../checkout"
 import { toCheckoutError, type PayLaterCheckoutError } from "../errors"
+import { placedOrderOf, type PlacedOrder } from "../placed"
 import type { CartLike, PayLaterSdk } from "../sdk"
 import { cx, dirOf, label, type StyleProps } from "./shared"
 
@@ -23,6 +24,13 @@ export type PayLaterButtonProps = StyleProps<"button" | "error"> & {
    */
   navigate?: (url: string) => void
   onError?: (error: PayLaterCheckoutError) => void
+  /**
+   * The cart is already an order (PayLater's webhook placed it, or an earlier payment was found
+   * paid): called with the order while its message shows (the button stays busy). Lead the
+   * shopper to it, e.g. with
+   * `leaveForPlacedOrder(placed, { countryCode, forgetCart, navigate })`.
+   */
+  onPlaced?: (placed: PlacedOrder) => void
   disabled?: boolean
   children?: ReactNode
   id?: string
@@ -30,7 +38,7 @@ export type PayLaterButtonProps = StyleProps<"button" | "error"> & {
 
 /** "Pay with PayLater": creates the session and sends the shopper to PayLater's hosted page. */
 export function PayLaterButton(props: PayLaterButtonProps) {
-  const { sdk, cart, prepareCart, mobileNumber, navigate, onError, disabled, locale, className, classNames, children, id } = props
+  const { sdk, cart, prepareCart, mobileNumber, navigate, onError, onPlaced, disabled, locale, className, classNames, children, id } = props
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<PayLaterCheckoutError | null>(null)
 
@@ -49,8 +57,11 @@ export function PayLaterButton(props: PayLaterButtonProps) {
     } catch (e) {
       const failure = toCheckoutError(e)
       setError(failure)
-      setBusy(false)
+      const placed = placedOrderOf(failure)
+      // Leading to the order: still busy, no second click.
+      if (!(placed && onPlaced)) setBusy(false)
       onError?.(failure)
+      if (placed && onPlaced) onPlaced(placed)
     }
   }
 

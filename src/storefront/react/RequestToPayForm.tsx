@@ -3,6 +3,7 @@
 import { useId, useState } from "react"
 import { startRequestToPay, suggestedMobileNumber, type StartedRequestToPay } from "../checkout"
 import { toCheckoutError, type PayLaterCheckoutError } from "../errors"
+import { placedOrderOf, type PlacedOrder } from "../placed"
 import type { CartLike, PayLaterSdk } from "../sdk"
 import { cx, dirOf, label, type StyleProps } from "./shared"
 
@@ -16,6 +17,13 @@ export type RequestToPayFormProps = StyleProps<"label" | "input" | "button" | "h
   /** The request is in the shopper's app: show the waiting screen (e.g. navigate to it). */
   onStarted: (started: StartedRequestToPay, mobileNumber: string) => void
   onError?: (error: PayLaterCheckoutError) => void
+  /**
+   * The cart is already an order (PayLater's webhook placed it, or an earlier payment was found
+   * paid): called with the order while its message shows (the button stays busy). Lead the
+   * shopper to it, e.g. with
+   * `leaveForPlacedOrder(placed, { countryCode, forgetCart, navigate })`.
+   */
+  onPlaced?: (placed: PlacedOrder) => void
   buttonLabel?: string
   /** Prefix of the elements' ids: `${idPrefix}-mobile`, `${idPrefix}-send`, `${idPrefix}-error`. */
   idPrefix?: string
@@ -26,7 +34,7 @@ export type RequestToPayFormProps = StyleProps<"label" | "input" | "button" | "h
  * so it can sit inside a checkout form whose submit button does something else; Enter sends.
  */
 export function RequestToPayForm(props: RequestToPayFormProps) {
-  const { sdk, cart, prepareCart, onStarted, onError, locale, className, classNames, buttonLabel } = props
+  const { sdk, cart, prepareCart, onStarted, onError, onPlaced, locale, className, classNames, buttonLabel } = props
   const generated = useId()
   const prefix = props.idPrefix ?? `paylater-rtp-${generated.replace(/[^a-zA-Z0-9_-]/g, "")}`
   const [mobile, setMobile] = useState(props.defaultMobileNumber ?? suggestedMobileNumber(cart))
@@ -52,8 +60,11 @@ export function RequestToPayForm(props: RequestToPayFormProps) {
     } catch (e) {
       const failure = toCheckoutError(e)
       setError({ kind: failure.kind, code: failure.code, text: failure.messageIn(locale ?? "en") })
-      setBusy(false)
+      const placed = placedOrderOf(failure)
+      // Leading to the order: still busy, no second send.
+      if (!(placed && onPlaced)) setBusy(false)
       onError?.(failure)
+      if (placed && onPlaced) onPlaced(placed)
     }
   }
 

@@ -28,16 +28,20 @@ export async function refuseAlreadyPlaced(req: MedusaRequest, res: MedusaRespons
     if (!owner?.order_id && !cartCompleted) {
       return next()
     }
-    const orderId = owner?.order_id ?? null
-    res.status(409).json({
-      type: "not_allowed",
-      code: ORDER_ALREADY_PLACED_CODE,
-      message: `${SHOPPER_MESSAGES.already_placed.en}${orderId ? ` (${orderId})` : ""}`,
-      order_id: orderId,
-    })
+    answerAlreadyPlaced(res, owner?.order_id ?? null)
   } catch (error) {
     next(error)
   }
+}
+
+/** The 409 the storefront kit turns into "already placed" with the order to show (src/storefront/errors.ts). */
+export function answerAlreadyPlaced(res: MedusaResponse, orderId: string | null): void {
+  res.status(409).json({
+    type: "not_allowed",
+    code: ORDER_ALREADY_PLACED_CODE,
+    message: `${SHOPPER_MESSAGES.already_placed.en}${orderId ? ` (${orderId})` : ""}`,
+    order_id: orderId,
+  })
 }
 
 /** A cart Medusa marked completed (its order link may still be being written). */

@@ -5,18 +5,23 @@ import { clientAddressOf } from "../../../limits/client-address"
 import { LIMITS_UNAVAILABLE_CODE, spendPushBudget, spendStartBudgets, TOO_MANY_REQUESTS_CODE, type LimitVerdict } from "../../../limits/payment-start"
 import type { BudgetCounter } from "../../../limits/counter"
 import { countersOf } from "../../../limits/store"
+import { recordCeilingRefusal } from "../../../limits/ceiling-refusals"
 import { clientForRegistration, registeredProviderOptions, registrationIdOf } from "../../../medusa-records/registrations"
 import { PAYLATER_RTP_PROVIDER } from "../../../medusa-records/session"
 import { ELIGIBILITY_ERROR_CODE, emailOf, lookUpShopper, lookUpWanted } from "../../../providers/paylater/eligibility"
 import { toAmountText } from "../../../providers/paylater/money"
 import { withPaymentCollection, withStoreStart } from "../../../providers/paylater/request-context"
 import { SHOPPER_MESSAGES } from "../../../storefront/messages"
+import { answerAlreadyPlaced } from "./already-placed"
+import { settleOpenAttempts } from "./open-attempt"
 
 /**
  * In front of Medusa's POST /store/payment-collections/:id/payment-sessions (api/middlewares.ts),
  * where anyone with the public publishable key can start a PayLater payment. For a PayLater provider:
  *
  * 1. the start's budgets: its client address's, the store-wide ceiling's and its cart's (429);
+ *    then the attempt this start would replace, asked about once (open-attempt.ts): found paid, the
+ *    order is placed and the answer is "already placed" (409), never a second payment;
  * 2. for a Request to Pay, the shopper look-up with the cart's own email, read here from the cart,
  *    never from what the storefront sends: no email on the cart → 400 `paylater_email_required`; no
  *    match → 400 `paylater_not_eligible`; look-up down or slow → 503 `paylater_lookup_unavailable`
@@ -29,6 +34,8 @@ import { SHOPPER_MESSAGES } from "../../../storefront/messages"
 
 /** The `code` of the 400 answer when a Request to Pay is asked for a cart without an email. */
 export const EMAIL_REQUIRED_CODE = "paylater_email_required"
+/** The `code` of the 409 answer when the attempt this start would replace was paid but its cart could not become an order. */
+export const PAID_NOT_PLACED_CODE = "paylater_paid_not_placed"
 /** The `code` of the 503 answer when the look-up before a Request to Pay fails: nothing is pushed. */
 export const LOOKUP_UNAVAILABLE_CODE = "paylater_lookup_unavailable"
 
@@ -64,13 +71,14 @@ function refuse(res: MedusaResponse, status: number, type: string, code: string,
   res.status(status).json({ type, code, message })
 }
 
-function tooMany(
+async function tooMany(
   req: MedusaRequest,
   res: MedusaResponse,
+  counter: BudgetCounter,
   providerId: string,
   verdict: Extract<LimitVerdict, { allowed: false }>,
   who: { mobile: string | null; client: string }
-): void {
+): Promise<void> {
   const { max, windowSeconds } = verdict.budget
   // The client's address is named so a merchant can check trustedProxyHops (docs/security.md).
   const whose = {
@@ -79,10 +87,15 @@ function tooMany(
     cart: "a cart",
     client: `client ${who.client}`,
   }[verdict.spent]
-  req.scope
-    .resolve(ContainerRegistrationKeys.LOGGER)
-    .info(`PayLater: ${providerId} refused for ${whose}: ${max} per ${windowSeconds / 60} minutes reached`)
+  const logger = req.scope.resolve(ContainerRegistrationKeys.LOGGER)
+  logger.info(`PayLater: ${providerId} refused for ${whose}: ${max} per ${windowSeconds / 60} minutes reached`)
   res.setHeader("Retry-After", String(verdict.retryAfterSeconds))
+  if (verdict.spent === "store" && (await recordCeilingRefusal(counter))) {
+    // Every shopper is refused with it: counted for Settings → PayLater, warned once a minute.
+    logger.warn(
+      `PayLater: the store-wide ceiling (startLimitPerMinute, ${max} a minute) is refusing PayLater payments for every shopper; see Settings → PayLater and docs/security.md`
+    )
+  }
   refuse(res, 429, "not_allowed", TOO_MANY_REQUESTS_CODE, SHOPPER_MESSAGES.too_many_requests.en)
 }
 
@@ -111,7 +124,16 @@ export async function guardPayLaterStart(req: MedusaRequest, res: MedusaResponse
       return limitsUnavailable(req, res, providerId, error)
     }
     if (!verdict.allowed) {
-      return tooMany(req, res, providerId, verdict, { mobile, client })
+      return tooMany(req, res, counter, providerId, verdict, { mobile, client })
+    }
+
+    // Bounded like the shopper look-up: how long a start waits for one PayLater question.
+    const replaced = await settleOpenAttempts(req.scope, collection.id, options.checkout.eligibility.timeoutMs)
+    if (replaced.kind === "placed") {
+      return answerAlreadyPlaced(res, replaced.order_id)
+    }
+    if (replaced.kind === "paid_not_placed") {
+      return refuse(res, 409, "not_allowed", PAID_NOT_PLACED_CODE, SHOPPER_MESSAGES.paid_not_placed.en)
     }
 
     const lookUp = mobile !== null && (requestToPay || lookUpWanted(options.checkout.eligibility.mode, "link"))
@@ -152,7 +174,7 @@ export async function guardPayLaterStart(req: MedusaRequest, res: MedusaResponse
         return limitsUnavailable(req, res, providerId, error)
       }
       if (!pushed.allowed) {
-        return tooMany(req, res, providerId, pushed, { mobile, client })
+        return tooMany(req, res, counter, providerId, pushed, { mobile, client })
       }
     }
     withStoreStart(collection.id, { matched_mobile: requestToPay ? mobile : null }, () => next())

@@ -6,7 +6,7 @@
 import Medusa from "@medusajs/js-sdk"
 import { useEffect, useState } from "react"
 import { createRoot } from "react-dom/client"
-import { payLaterButtonText, payLaterChoice, type CartLike } from "../../index"
+import { leaveForPlacedOrder, payLaterButtonText, payLaterChoice, type CartLike } from "../../index"
 import {
   PayLaterButton,
   PayLaterInstalments,
@@ -78,6 +78,24 @@ window.__mount = (name, props) => {
     case "button":
       root.render(<PayLaterButton {...common} cart={props.cart as { id: string }} navigate={record("navigate")} onError={(e) => record("error")(e.code)} id="pay" />)
       break
+    case "button-placed":
+    case "rtp-form-placed": {
+      // The guide's wiring: the starter's server action forgets the cart, then the confirmation replaces the checkout.
+      const onPlaced = (placed: { orderId: string }) =>
+        void leaveForPlacedOrder(placed, {
+          countryCode: "qa",
+          forgetCart: async () => record("forgetCart")(true),
+          navigate: record("navigate"),
+        })
+      root.render(
+        name === "button-placed" ? (
+          <PayLaterButton {...common} cart={props.cart as { id: string }} navigate={record("paylater")} onPlaced={onPlaced} id="pay" />
+        ) : (
+          <RequestToPayForm {...common} cart={props.cart as { id: string }} idPrefix="rtp" onStarted={record("started")} onPlaced={onPlaced} />
+        )
+      )
+      break
+    }
     case "button-default-navigation":
       root.render(<PayLaterButton {...common} cart={props.cart as { id: string }} id="pay" />)
       break

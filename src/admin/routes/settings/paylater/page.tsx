@@ -1,6 +1,7 @@
 import { defineRouteConfig } from "@medusajs/admin-sdk"
 import { Badge, Button, Container, Copy, Heading, Table, Text, toast, Toaster, usePrompt } from "@medusajs/ui"
 import { useCallback, useEffect, useState } from "react"
+import { ATTENTION_KIND_LABEL, RESOLUTION_LABEL } from "../../../lib/attention-labels"
 
 /**
  * Settings → PayLater: how the plugin is configured (nothing secret), whether PayLater answers,
@@ -28,6 +29,15 @@ type Overview = {
     last_run: null | { started_at: string; ran: boolean; checked: number; eligible: number; error: string | null }
   }
   attention_open: number
+  store_ceiling?: StoreCeiling
+}
+
+type StoreCeiling = {
+  per_minute: number | null
+  error: string | null
+  last_24h?: number
+  last_at?: string | null
+  by_hour?: Array<{ hour: string; count: number }>
 }
 
 type Attention = {
@@ -41,20 +51,6 @@ type Attention = {
   created_at: string
   resolutions: string[]
   can_refund: boolean
-}
-
-const KIND_LABEL: Record<string, string> = {
-  refund_outcome_unknown: "Refund outcome unknown",
-  paid_without_order: "Paid, no order",
-  orphaned: "Paid after the cart changed",
-  mismatch: "Store and PayLater disagree",
-  settlement_failing: "Settlement keeps failing",
-}
-
-const RESOLUTION_LABEL: Record<string, string> = {
-  refunded: "PayLater refunded it",
-  not_refunded: "PayLater did not refund it",
-  resolved: "Mark resolved",
 }
 
 async function call<T>(path: string, init?: RequestInit): Promise<T> {
@@ -145,6 +141,21 @@ const Connection = ({ registration }: { registration: Registration }) => {
   )
 }
 
+/** The store-wide ceiling refuses every shopper when it is reached (docs/security.md, "Sizing the store-wide ceiling"). */
+const CeilingRefusals = ({ ceiling }: { ceiling: StoreCeiling }) => (
+  <Row label="Store-wide ceiling, last 24 h">
+    <Text size="small" data-testid="paylater-ceiling-refusals" className={ceiling.last_24h ? "text-ui-fg-error" : undefined}>
+      {ceiling.error
+        ? `unknown (${ceiling.error})`
+        : ceiling.last_24h
+          ? `${ceiling.last_24h} PayLater payments refused for every shopper (${ceiling.per_minute ?? "?"} a minute reached), last ${when(ceiling.last_at ?? null)}; busiest hour ${
+              [...(ceiling.by_hour ?? [])].sort((a, b) => b.count - a.count).map((h) => `${when(h.hour)} (${h.count})`)[0] ?? "—"
+            }`
+          : `none refused (${ceiling.per_minute ?? "?"} a minute)`}
+    </Text>
+  </Row>
+)
+
 const AttentionList = ({ items, onChange }: { items: Attention[]; onChange: () => void }) => {
   const prompt = usePrompt()
   const [busy, setBusy] = useState<string | null>(null)
@@ -210,7 +221,7 @@ const AttentionList = ({ items, onChange }: { items: Attention[]; onChange: () =
               <Table.Row key={item.id} data-testid="paylater-attention-row">
                 <Table.Cell className="py-2">
                   <Badge color="red" size="2xsmall">
-                    {KIND_LABEL[item.kind] ?? item.kind}
+                    {ATTENTION_KIND_LABEL[item.kind] ?? item.kind}
                   </Badge>
                   <Text size="small" className="mt-1 whitespace-normal">
                     {item.summary}
@@ -319,6 +330,7 @@ const PayLaterSettingsPage = () => {
           <Row label="Next reconciliation">
             <Text size="small">{r!.schedule === "off" ? "off (PAYLATER_RECONCILE_SCHEDULE)" : when(r!.next_run_at)}</Text>
           </Row>
+          {overview.store_ceiling && <CeilingRefusals ceiling={overview.store_ceiling} />}
         </Container>
       )}
       <AttentionList items={items} onChange={refresh} />

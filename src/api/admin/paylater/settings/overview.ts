@@ -3,6 +3,7 @@ import { parseExpression } from "cron-parser"
 import { readRegistrations, type PayLaterRegistration } from "../../../../medusa-records/registrations"
 import { reconcileSchedule } from "../../../../reconciliation/schedule"
 import { requireLedgerModule } from "../attention/attention"
+import { storeCeiling } from "./ceiling"
 
 const DAY_MS = 24 * 60 * 60 * 1000
 
@@ -61,5 +62,6 @@ export async function payLaterOverview(container: MedusaContainer, now = new Dat
         : null,
     },
     attention_open: openCount,
+    store_ceiling: await storeCeiling(container, registrations, now),
   }
 }
