@@ -10,6 +10,7 @@ import { clientForRegistration, configuredRegistrations, registrationIdOf } from
 import { completionLockKey } from "./refund-plan"
 import { heldByAnOrder } from "../medusa-records/order-owner"
 import { afterFailure, isAbandoned, isDue, readPlan, startRefund, type AutoRefund } from "./refund-plan"
+import { crashPoint } from "../faults/crash-point"
 
 /**
  * The automatic full refund of payments PayLater took without an order (paid-without-order.ts),
@@ -119,6 +120,7 @@ async function refundOne(container: MedusaContainer, ledger: PayLaterLedgerModul
   await savePlan(ledger, item, startRefund(plan, now))
   try {
     await sendRefund(container, ledger, item)
+    crashPoint("auto-refund:after-sent")
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error)
     const unknown = await outcomeUnknown(ledger, item.paylater_order_id)
