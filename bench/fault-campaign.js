@@ -262,8 +262,9 @@ function serverLifecycle(stack, { queue, inFlight, onArmed }) {
     entry.server.exited.then(({ signal, code }) => {
       const inFlightAtDeath = [...inFlight]
       const marker = entry.server.tail.find((l) => l.startsWith(CRASH_LINE_PREFIX))
-      stack.supervisor.children.delete(entry.name)
       entry.dead = true
+      if (entry.stopped) return
+      stack.supervisor.children.delete(entry.name)
       if (marker) {
         const point = marker.split(" ")[1]
         figures.named_crash_points[point]++
@@ -277,7 +278,6 @@ function serverLifecycle(stack, { queue, inFlight, onArmed }) {
         figures.unexpected_exits++
         say(`server exited by itself (${signal ?? `code ${code}`}); see ${stack.supervisor.logFile(entry.name)}`)
       }
-      if (entry.stopped) return
       restartNext(inFlightAtDeath)
     })
   }
