@@ -105,7 +105,9 @@ async function main() {
     const checkout = createShopper(shopperCtx)
     const shopperLoops = Array.from({ length: SHOPPERS }, async () => {
       // Shoppers keep coming while a named point waits for its traffic.
-      while (!stopShoppers && (started < CHECKOUTS || !nemesisDone)) {
+      while (!stopShoppers && (figures.scenarios.carts ?? 0) < CHECKOUTS || (!stopShoppers && !nemesisDone)) {
+        // A shopper arrives when the store answers (a checkout against a dead server is no checkout).
+        await waitForStore(backend)
         started++
         await checkout().catch((error) => say(`checkout error (counted, not fatal): ${error.message}`))
       }
@@ -161,7 +163,7 @@ async function main() {
     const violations = checkInvariants(recs)
     for (const v of violations) say(formatViolation(v))
     const missed = CRASH_POINTS.filter((p) => figures.named_crash_points[p] === 0)
-    const result = summarize({ recs, violations, missed, checkouts: started })
+    const result = summarize({ recs, violations, missed, checkouts: figures.scenarios.carts ?? 0, attempts: started })
     printTable(result)
     report("fault-campaign", {
       goal: "0 violations; every named crash point hit",
@@ -177,6 +179,19 @@ async function main() {
     server.stop()
   } finally {
     await stack.stop()
+  }
+}
+
+async function waitForStore(backend) {
+  for (;;) {
+    try {
+      const res = await fetch(`${backend}/health`, { signal: AbortSignal.timeout(5000) })
+      await res.arrayBuffer()
+      if (res.status === 200) return
+    } catch {
+      // down or restarting
+    }
+    await sleep(1000)
   }
 }
 
@@ -475,10 +490,11 @@ async function refundRound(ctx, { force = false } = {}) {
   await records.makeAutoRefundsDue(databaseUrl, since)
 }
 
-function summarize({ recs, violations, missed, checkouts }) {
+function summarize({ recs, violations, missed, checkouts, attempts }) {
   return {
     seed: SEED,
     checkouts,
+    checkouts_started: attempts,
     paid: recs.paylater.filter((o) => o.status === 2).length,
     paylater_orders: recs.paylater.length,
     medusa_orders: recs.orders.length,

@@ -7,8 +7,12 @@ const SHOPPERS = ["97451118021", "97451118022", "97451118023", "97451118024"]
 const emailOf = (mobile) => `shopper${Number(mobile.slice(-1))}@sandbox.paylater.test`
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
 
-/** Runs a step until it answers below 500 (a dead or restarting server throws or answers 5xx), at most `tries` times. */
-async function step(fn, { tries = 6, waitMs = 2500 } = {}) {
+/**
+ * Runs a step until it answers below 500 (a dead or restarting server throws or answers 5xx), at
+ * most `tries` times: a shopper waits through a restart (about 10 s on a quiet machine, up to a
+ * minute on a busy one) and gives up after that.
+ */
+async function step(fn, { tries = 30, waitMs = 2500 } = {}) {
   let last
   for (let i = 0; i < tries; i++) {
     try {
@@ -32,7 +36,7 @@ function createShopper(ctx) {
   const bump = (name) => (counts[name] = (counts[name] ?? 0) + 1)
 
   async function startSession(collectionId, providerId, mobile) {
-    const r = await step(() => store.client.createPaymentSession(collectionId, providerId, providerId === PAYLATER_RTP_PROVIDER_ID ? { mobile_number: mobile } : undefined), { tries: 3 })
+    const r = await step(() => store.client.createPaymentSession(collectionId, providerId, providerId === PAYLATER_RTP_PROVIDER_ID ? { mobile_number: mobile } : undefined), { tries: 12 })
     return r?.ok ? r.data.session : null
   }
 
@@ -55,7 +59,7 @@ function createShopper(ctx) {
   }
   const returnTo = (sessionId, outcome) =>
     step(() => store.api.get(`/paylater/return/${encodeURIComponent(sessionId)}?outcome=${outcome}`, { maxRedirects: 0, validateStatus: () => true }))
-  const poll = (sessionId) => step(() => store.client.get(`/store/paylater/payment-sessions/${encodeURIComponent(sessionId)}`), { tries: 2 })
+  const poll = (sessionId) => step(() => store.client.get(`/store/paylater/payment-sessions/${encodeURIComponent(sessionId)}`), { tries: 4 })
 
   /** After paying: how the shopper (or nobody) tells the store. */
   async function finish(_kind, session, cartId) {
@@ -86,6 +90,7 @@ function createShopper(ctx) {
     bump(`${kind}_${scenario}`)
     const cart = await step(() => store.client.createCart({ regionId: store.regionId, variantId: store.variantId, email: emailOf(mobile) }))
     if (!cart?.id) return bump("cart_failed")
+    bump("carts")
     const collection = await step(() => store.client.createPaymentCollection(cart.id))
     if (!collection?.id) return bump("collection_failed")
     if (rng.chance(0.25)) ctx.webhookFault?.()
