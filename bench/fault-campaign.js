@@ -24,6 +24,7 @@ const { bounded, median, round, SMOKE } = require("./lib/stats")
 const { sleep } = require("./lib/proc")
 const { createRng } = require("./lib/campaign/rng")
 const { createShopper } = require("./lib/campaign/shoppers")
+const { startOwnRedis, startSecondInstance } = require("./lib/campaign/second-instance")
 const records = require("./lib/campaign/records")
 const { registerTs } = require("./lib/ts")
 
@@ -36,6 +37,8 @@ const CHECKOUTS = bounded("CAMPAIGN_CHECKOUTS", 120, 100_000, 14)
 const RANDOM_KILLS = bounded("CAMPAIGN_KILLS", 12, 10_000, 2)
 const NAMED_REPS = Math.max(1, bounded("CAMPAIGN_NAMED_REPS", 1, 1000, 1))
 const SHOPPERS = bounded("CAMPAIGN_SHOPPERS", 3, 20, 2)
+// 2: two instances on one database and a Redis of the campaign's own (locking, event bus, workflows).
+const INSTANCES = bounded("CAMPAIGN_INSTANCES", 1, 2)
 // Reconciliation (and the automatic refund, on the same schedule) every 10 s instead of 2 min.
 const RECONCILE_CRON = "*/10 * * * * *"
 // An open row due longer than this (several runs) was left unasked.
@@ -63,6 +66,7 @@ const figures = {
   postgres_restarts: 0,
   postgres_connections_dropped: 0,
   redis_restarts: 0,
+  second_instance_kills: 0,
   paylater_faults: 0,
   paylater_faults_by_kind: {},
   webhook_faults: 0,
@@ -77,6 +81,8 @@ async function main() {
   say(`seed ${SEED} (replay: CAMPAIGN_SEED=${SEED}); ${CHECKOUTS} checkouts, ${RANDOM_KILLS} random kills, each named crash point ${NAMED_REPS}x, ${SHOPPERS} shoppers at a time`)
   process.env.BENCH_DB_NAME ||= "medusa_paylater_campaign"
   const startedAt = new Date()
+  const redis = INSTANCES > 1 ? await startOwnRedis() : null
+  if (redis) say(`two instances, Redis of our own at ${redis.url}`)
   const stack = await startStack({
     name: "fault-campaign",
     env: {
@@ -88,6 +94,7 @@ async function main() {
       PAYLATER_RTP_LIMIT_PER_MOBILE: "100000",
       PAYLATER_RTP_LIMIT_PER_CART: "100000",
       PAYLATER_LINK_LIMIT_PER_CART: "100000",
+      ...(redis ? { REDIS_URL: redis.url, MEDUSA_REDIS_PREFIX: "campaign" } : {}),
     },
     sandbox: { maxRecords: 100_000 },
   })
@@ -95,6 +102,8 @@ async function main() {
   const since = startedAt
   try {
     const store = await openStore(stack)
+    const second = redis ? await startSecondInstance(stack) : null
+    const stores = [{ ...store, backend }, ...(second ? [{ ...(await openStore({ ...stack, backend: second.backend })), backend: second.backend }] : [])]
     const admin = await adminSession(stack)
     let nemesisDone = false
     // Shoppers.
@@ -107,9 +116,10 @@ async function main() {
       // Shoppers keep coming while a named point waits for its traffic.
       while (!stopShoppers && (figures.scenarios.carts ?? 0) < CHECKOUTS || (!stopShoppers && !nemesisDone)) {
         // A shopper arrives when the store answers (a checkout against a dead server is no checkout).
-        await waitForStore(backend)
+        const shopAt = rng.pick(stores)
+        await waitForStore(shopAt.backend)
         started++
-        await checkout().catch((error) => say(`checkout error (counted, not fatal): ${error.message}`))
+        await checkout({ store: shopAt }).catch((error) => say(`checkout error (counted, not fatal): ${error.message}`))
       }
     })
 
@@ -126,6 +136,22 @@ async function main() {
       everyWhile(() => !stopShoppers, () => faultRng.int(8_000, 20_000), async () => armPayLaterFaults(sandbox)),
       everyWhile(() => !stopShoppers, () => adminRng.int(20_000, 40_000), async () => refundRound(triggerCtx)),
       everyWhile(() => !stopShoppers, () => faultRng.int(10_000, 25_000), async () => latePayment(sandbox)),
+      ...(second
+        ? [
+            // The second instance dies while the first serves, and comes back.
+            everyWhile(() => !stopShoppers, () => nemesisRng.int(25_000, 60_000), async () => {
+              await second.kill()
+              figures.kills++
+              figures.random_kills++
+              figures.second_instance_kills++
+              await second.start()
+            }),
+            everyWhile(() => !stopShoppers, () => nemesisRng.int(40_000, 90_000), async () => {
+              await redis.restart()
+              figures.redis_restarts++
+            }),
+          ]
+        : []),
     ]
     while (queue.length || randomLeft > 0 || server.armed()) {
       await sleep(nemesisRng.int(SMOKE ? 3_000 : 8_000, SMOKE ? 8_000 : 30_000))
@@ -179,6 +205,7 @@ async function main() {
     server.stop()
   } finally {
     await stack.stop()
+    await redis?.stop()
   }
 }
 
@@ -511,6 +538,8 @@ function summarize({ recs, violations, missed, checkouts, attempts }) {
     postgres_restarts: figures.postgres_restarts,
     postgres_restart_mode: "every connection to the campaign's database terminated (pg_terminate_backend)",
     postgres_connections_dropped: figures.postgres_connections_dropped,
+    instances: INSTANCES,
+    second_instance_kills: figures.second_instance_kills,
     redis_restarts: figures.redis_restarts,
     paylater_faults: figures.paylater_faults,
     paylater_faults_by_kind: figures.paylater_faults_by_kind,
@@ -538,6 +567,7 @@ function printTable(r) {
     ["unexpected exits", r.unexpected_exits],
     ["restart (median / max s)", `${r.restart_seconds_median} / ${r.restart_seconds_max}`],
     ["PostgreSQL restarts", `${r.postgres_restarts} (${r.postgres_connections_dropped} connections dropped)`],
+    ["instances", `${r.instances}${r.instances > 1 ? ` (second instance killed ${r.second_instance_kills} times)` : ""}`],
     ["Redis restarts", r.redis_restarts],
     ["PayLater faults", r.paylater_faults],
     ["webhook faults", r.webhook_faults],

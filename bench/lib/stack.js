@@ -105,14 +105,15 @@ async function startStack(opts) {
     const nodeArgs = [...(opts.nodeArgs ?? []), ...(process.env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean)]
     /**
      * Starts (or, after it died, starts again) the server and waits for /health. `extraEnv` is added
-     * for this start only (the fault campaign arms a crash point in one run of the server).
+     * for this start only (the fault campaign arms a crash point in one run of the server); another
+     * `port` starts a second instance on the same database.
      */
-    const startServer = async (extraEnv = {}, name = "medusa") => {
-      const env = { ...baseEnv, ...extraEnv }
-      const [command, args] = (opts.wrap ?? ((c, a) => [c, a]))(process.execPath, [...nodeArgs, cli, "start", "--port", String(medusaPort)])
+    const startServer = async (extraEnv = {}, name = "medusa", port = medusaPort) => {
+      const env = { ...baseEnv, ...extraEnv, PORT: String(port) }
+      const [command, args] = (opts.wrap ?? ((c, a) => [c, a]))(process.execPath, [...nodeArgs, cli, "start", "--port", String(port)])
       const server = supervisor.start(name, command, args, { cwd: root, env })
       const t0 = Date.now()
-      await waitForHttp(`${backend}/health`, {
+      await waitForHttp(`http://localhost:${port}/health`, {
         ok: (s) => s === 200,
         exited: () => (server.child.exitCode === null && server.child.signalCode === null ? null : `medusa exited (see ${supervisor.logFile(name)})`),
       })

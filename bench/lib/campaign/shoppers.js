@@ -32,10 +32,10 @@ async function step(fn, { tries = 30, waitMs = 2500 } = {}) {
  *           rng: ReturnType<import("./rng").createRng>, counts: Record<string, number> }} ctx
  */
 function createShopper(ctx) {
-  const { store, sandbox, rng, counts } = ctx
+  const { sandbox, rng, counts } = ctx
   const bump = (name) => (counts[name] = (counts[name] ?? 0) + 1)
 
-  async function startSession(collectionId, providerId, mobile) {
+  async function startSession(store, collectionId, providerId, mobile) {
     const r = await step(() => store.client.createPaymentSession(collectionId, providerId, providerId === PAYLATER_RTP_PROVIDER_ID ? { mobile_number: mobile } : undefined), { tries: 12 })
     return r?.ok ? r.data.session : null
   }
@@ -57,32 +57,34 @@ function createShopper(ctx) {
       // nothing to decline
     }
   }
-  const returnTo = (sessionId, outcome) =>
+  const returnTo = (store, sessionId, outcome) =>
     step(() => store.api.get(`/paylater/return/${encodeURIComponent(sessionId)}?outcome=${outcome}`, { maxRedirects: 0, validateStatus: () => true }))
-  const poll = (sessionId) => step(() => store.client.get(`/store/paylater/payment-sessions/${encodeURIComponent(sessionId)}`), { tries: 4 })
+  const poll = (store, sessionId) => step(() => store.client.get(`/store/paylater/payment-sessions/${encodeURIComponent(sessionId)}`), { tries: 4 })
 
   /** After paying: how the shopper (or nobody) tells the store. */
-  async function finish(_kind, session, cartId) {
+  async function finish(store, session, cartId) {
     const how = rng.weighted({ return: 4, complete: 2, poll: 2, webhook_only: 1, double_return: 1 })
     bump(`finish_${how}`)
     // Settling now: the campaign asks about these sessions right after a kill (no lock of the dead process may block them).
     ctx.inFlight?.add(session.id)
     try {
-      await finishBy(how, session, cartId)
+      await finishBy(store, how, session, cartId)
     } finally {
       ctx.inFlight?.delete(session.id)
     }
   }
 
-  async function finishBy(how, session, cartId) {
-    if (how === "return") await returnTo(session.id, "success")
-    else if (how === "double_return") await Promise.all([returnTo(session.id, "success"), returnTo(session.id, "success")])
+  async function finishBy(store, how, session, cartId) {
+    if (how === "return") await returnTo(store, session.id, "success")
+    else if (how === "double_return") await Promise.all([returnTo(store, session.id, "success"), returnTo(store, session.id, "success")])
     else if (how === "complete") await step(() => store.client.completeCart(cartId))
-    else if (how === "poll") for (let i = 0; i < 3; i++) (await poll(session.id), await sleep(700))
+    else if (how === "poll") for (let i = 0; i < 3; i++) (await poll(store, session.id), await sleep(700))
   }
 
   /** One checkout, start to end. Returns what the shopper did. */
+  /** `force.store`: the instance this shopper's requests go to (default ctx.store). */
   return async function checkout(force = {}) {
+    const store = force.store ?? ctx.store
     const mobile = rng.pick(SHOPPERS)
     const kind = force.kind ?? (rng.chance(0.3) ? "rtp" : "link")
     const providerId = kind === "rtp" ? PAYLATER_RTP_PROVIDER_ID : PAYLATER_PROVIDER_ID
@@ -97,12 +99,12 @@ function createShopper(ctx) {
 
     if (scenario === "double_submit") {
       // Two tabs: two sessions started at once on one collection, both paid.
-      const sessions = (await Promise.all([startSession(collection.id, providerId, mobile), startSession(collection.id, providerId, mobile)])).filter(Boolean)
+      const sessions = (await Promise.all([startSession(store, collection.id, providerId, mobile), startSession(store, collection.id, providerId, mobile)])).filter(Boolean)
       for (const s of sessions) await approve(kind, s.data?.paylater_order_id ?? s.id)
-      for (const s of sessions) await finish(kind, s, cart.id)
+      for (const s of sessions) await finish(store, s, cart.id)
       return
     }
-    let session = await startSession(collection.id, providerId, mobile)
+    let session = await startSession(store, collection.id, providerId, mobile)
     if (!session) return bump("start_refused")
     const orderId = session.data?.paylater_order_id ?? session.id
     if (scenario === "abandon") {
@@ -114,19 +116,19 @@ function createShopper(ctx) {
           // never created at PayLater
         }
       }
-      if (rng.chance(0.5)) await returnTo(session.id, "failure")
+      if (rng.chance(0.5)) await returnTo(store, session.id, "failure")
       return
     }
     if (scenario === "decline" || scenario === "decline_then_new") {
       await decline(kind, orderId)
-      if (kind === "link" || rng.chance(0.5)) await returnTo(session.id, "failure")
+      if (kind === "link" || rng.chance(0.5)) await returnTo(store, session.id, "failure")
       if (scenario === "decline") return
       // A new request after the decline, on the same cart.
-      session = await startSession(collection.id, providerId, mobile)
+      session = await startSession(store, collection.id, providerId, mobile)
       if (!session) return bump("start_refused")
     }
     await approve(kind, session.data?.paylater_order_id ?? session.id)
-    await finish(kind, session, cart.id)
+    await finish(store, session, cart.id)
   }
 }
 
