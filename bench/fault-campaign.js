@@ -31,6 +31,7 @@ const { registerTs } = require("./lib/ts")
 registerTs()
 const { CRASH_POINTS, CRASH_LINE_PREFIX } = require("../src/faults/crash-point.ts")
 const { checkInvariants, formatViolation, INVARIANTS, dirhams } = require("../src/faults/invariants.ts")
+const { probeChecker } = require("../src/faults/invariant-probes.ts")
 
 const SEED = String(process.env.CAMPAIGN_SEED || Date.now() % 1_000_000_007)
 const CHECKOUTS = bounded("CAMPAIGN_CHECKOUTS", 120, 100_000, 14)
@@ -84,7 +85,8 @@ async function main() {
   const redis = INSTANCES > 1 ? await startOwnRedis() : null
   if (redis) say(`two instances, Redis of our own at ${redis.url}`)
   const stack = await startStack({
-    name: "fault-campaign",
+    // Server logs per seed (.tmp/bench-logs/fault-campaign-<seed>/medusa-<n>.log): one file per start.
+    name: `fault-campaign-${SEED}`,
     env: {
       PAYLATER_RECONCILE_SCHEDULE: RECONCILE_CRON,
       PAYLATER_WEBHOOK_DELAY_MS: "500",
@@ -189,16 +191,20 @@ async function main() {
     const violations = checkInvariants(recs)
     for (const v of violations) say(formatViolation(v))
     const missed = CRASH_POINTS.filter((p) => figures.named_crash_points[p] === 0)
-    const result = summarize({ recs, violations, missed, checkouts: figures.scenarios.carts ?? 0, attempts: started })
+    // The checker on this run's own records: one record broken per invariant must be reported.
+    const probes = probeChecker(recs)
+    const blind = Object.entries(probes).filter(([, o]) => o === "missed").map(([name]) => name)
+    for (const name of blind) say(`CHECKER BLIND: ${name} did not report a record broken on purpose`)
+    const result = summarize({ recs, violations, missed, probes, checkouts: figures.scenarios.carts ?? 0, attempts: started })
     printTable(result)
     report("fault-campaign", {
       goal: "0 violations; every named crash point hit",
-      met: violations.length === 0 && missed.length === 0,
+      met: violations.length === 0 && missed.length === 0 && blind.length === 0,
       headline: `${result.kills} kills (${result.random_kills} random, ${result.named_kills} at named points), ${result.checkouts} checkouts, ${result.paid} paid at PayLater, ${violations.length} violations (seed ${SEED})`,
       details: {},
       ...result,
     })
-    if (violations.length || missed.length) {
+    if (violations.length || missed.length || blind.length) {
       if (missed.length) say(`named crash points never hit: ${missed.join(", ")}`)
       process.exitCode = 1
     }
@@ -517,7 +523,7 @@ async function refundRound(ctx, { force = false } = {}) {
   await records.makeAutoRefundsDue(databaseUrl, since)
 }
 
-function summarize({ recs, violations, missed, checkouts, attempts }) {
+function summarize({ recs, violations, missed, probes, checkouts, attempts }) {
   return {
     seed: SEED,
     checkouts,
@@ -550,6 +556,7 @@ function summarize({ recs, violations, missed, checkouts, attempts }) {
     lock_probe: figures.lock_probe,
     scenarios: figures.scenarios,
     invariants: INVARIANTS,
+    checker_probes: probes,
     violations,
     machine: machine(),
   }
@@ -574,6 +581,7 @@ function printTable(r) {
     ["admin refunds", `${r.admin_refunds.partial} partial, ${r.admin_refunds.full} full, ${r.admin_refunds.from_settings} from Settings, ${r.admin_refunds.refused} refused`],
     ["late payments (nobody returns)", r.late_payments],
     ["lock probe after kills", `${r.lock_probe.probes} sessions, slowest ${r.lock_probe.max_ms} ms, ${r.lock_probe.over_timeout} over 30 s`],
+    ["checker probes on these records", Object.entries(r.checker_probes).map(([k, v]) => `${k} ${v}`).join(", ")],
     ["violations", r.violations.length],
   ]
   const width = Math.max(...rows.map(([k]) => String(k).length))

@@ -4,13 +4,19 @@
 // since it started): the database may hold earlier runs.
 const { Client } = require("pg")
 
+// The campaign's own connections carry this name: dropping "every connection" spares them (they are
+// the observer, not the system under test).
+const APPLICATION_NAME = "paylater-fault-campaign"
+
 async function query(databaseUrl, fn) {
-  const client = new Client({ connectionString: databaseUrl })
+  const client = new Client({ connectionString: databaseUrl, application_name: APPLICATION_NAME })
+  // A dropped connection must fail this read, not the whole campaign (an unhandled 'error' event).
+  client.on("error", () => undefined)
   await client.connect()
   try {
     return await fn(client)
   } finally {
-    await client.end()
+    await client.end().catch(() => undefined)
   }
 }
 
@@ -186,8 +192,9 @@ async function dropConnections(databaseUrl) {
   const name = new URL(databaseUrl).pathname.slice(1)
   return query(databaseUrl, async (db) => {
     const { rows } = await db.query(
-      `select count(*) filter (where pg_terminate_backend(pid))::int as n from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()`,
-      [name]
+      `select count(*) filter (where pg_terminate_backend(pid))::int as n from pg_stat_activity
+        where datname = $1 and pid <> pg_backend_pid() and application_name <> $2`,
+      [name, APPLICATION_NAME]
     )
     return rows[0].n
   })

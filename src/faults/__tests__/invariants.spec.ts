@@ -1,4 +1,5 @@
 import { checkInvariants, dirhams, formatViolation, type CampaignRecords, type InvariantName } from "../invariants"
+import { probeChecker } from "../invariant-probes"
 
 const NOW = Date.parse("2026-11-26T18:00:00Z")
 const minutesAgo = (m: number) => new Date(NOW - m * 60_000).toISOString()
@@ -144,5 +145,29 @@ describe("fault campaign invariants", () => {
     expect(dirhams("360.5")).toBe(36050n)
     expect(dirhams("0.01")).toBe(1n)
     expect(() => dirhams("1e3")).toThrow(/not a QAR amount/)
+  })
+})
+
+describe("the checker checked on real records (probes)", () => {
+  it("breaks one real record per invariant and the checker names it", () => {
+    expect(probeChecker(healthy())).toEqual({
+      paid_is_held: "caught",
+      order_is_paid: "caught",
+      captured_once: "caught",
+      refunds_sound: "caught",
+      rows_asked: "caught",
+    })
+  })
+
+  it("says when a run has nothing to break (no paid order, no refund)", () => {
+    const r = healthy()
+    r.paylater = r.paylater.map((o) => ({ ...o, status: 3, refunds: [] }))
+    r.payments = []
+    r.orders = []
+    const out = probeChecker(r)
+    expect(out.paid_is_held).toBe("no data")
+    expect(out.order_is_paid).toBe("no data")
+    expect(out.refunds_sound).toBe("no data")
+    expect(out.rows_asked).toBe("caught")
   })
 })
