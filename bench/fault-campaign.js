@@ -13,24 +13,28 @@
 //   node bench/fault-campaign.js                       seed from the clock (printed)
 //   CAMPAIGN_SEED=1234 node bench/fault-campaign.js    replay a seed's choices
 //   env: CAMPAIGN_CHECKOUTS=120 CAMPAIGN_KILLS=12 (random kills) CAMPAIGN_NAMED_REPS=1 (each named
-//        point, at least 1) CAMPAIGN_SHOPPERS=3 (at a time)
+//        point, at least 1) CAMPAIGN_SHOPPERS=3 (at a time) CAMPAIGN_INSTANCES=2 (two instances, Redis)
 //
-// Exit 1 when an invariant is violated or a named crash point was never hit.
-const path = require("node:path")
+// Exit 1 when an invariant is violated, a named crash point was never hit, or the checker missed a
+// record broken on purpose (src/faults/invariant-probes.ts).
 const { startStack } = require("./lib/stack")
 const { openStore } = require("./lib/checkout")
-const { report, machine } = require("./lib/report")
-const { bounded, median, round, SMOKE } = require("./lib/stats")
+const { report } = require("./lib/report")
+const { bounded, SMOKE } = require("./lib/stats")
 const { sleep } = require("./lib/proc")
 const { createRng } = require("./lib/campaign/rng")
 const { createShopper } = require("./lib/campaign/shoppers")
 const { startOwnRedis, startSecondInstance } = require("./lib/campaign/second-instance")
 const records = require("./lib/campaign/records")
+const { serverLifecycle } = require("./lib/campaign/server-lifecycle")
+const { armWebhookFault, armPayLaterFaults, latePayment, trigger } = require("./lib/campaign/faults")
+const { adminSession, refundRound, REFUND_WINDOW_MS } = require("./lib/campaign/admin")
+const { createFigures, summarize, printTable } = require("./lib/campaign/figures")
 const { registerTs } = require("./lib/ts")
 
 registerTs()
-const { CRASH_POINTS, CRASH_LINE_PREFIX } = require("../src/faults/crash-point.ts")
-const { checkInvariants, formatViolation, INVARIANTS, dirhams } = require("../src/faults/invariants.ts")
+const { CRASH_POINTS } = require("../src/faults/crash-point.ts")
+const { checkInvariants, formatViolation } = require("../src/faults/invariants.ts")
 const { probeChecker } = require("../src/faults/invariant-probes.ts")
 
 const SEED = String(process.env.CAMPAIGN_SEED || Date.now() % 1_000_000_007)
@@ -44,7 +48,6 @@ const INSTANCES = bounded("CAMPAIGN_INSTANCES", 1, 2)
 const RECONCILE_CRON = "*/10 * * * * *"
 // An open row due longer than this (several runs) was left unasked.
 const ASK_SLACK_MS = 3 * 60_000
-const REFUND_WINDOW_MS = 11 * 60_000
 // A point armed this long without being reached is disarmed (random kill) and armed again later.
 const ARMED_PATIENCE_MS = SMOKE ? 90_000 : 120_000
 const FINAL_WAIT_MS = SMOKE ? 240_000 : 600_000
@@ -56,27 +59,7 @@ const nemesisRng = rng.fork("nemesis")
 const faultRng = rng.fork("faults")
 const adminRng = rng.fork("admin")
 
-const figures = {
-  kills: 0,
-  random_kills: 0,
-  named_kills: 0,
-  named_crash_points: Object.fromEntries(CRASH_POINTS.map((p) => [p, 0])),
-  unexpected_exits: 0,
-  restarts: 0,
-  restart_seconds: [],
-  postgres_restarts: 0,
-  postgres_connections_dropped: 0,
-  redis_restarts: 0,
-  second_instance_kills: 0,
-  paylater_faults: 0,
-  paylater_faults_by_kind: {},
-  webhook_faults: 0,
-  webhook_faults_by_kind: {},
-  admin_refunds: { partial: 0, full: 0, from_settings: 0, refused: 0 },
-  late_payments: 0,
-  lock_probe: { probes: 0, max_ms: 0, over_timeout: 0 },
-  scenarios: {},
-}
+const figures = createFigures()
 
 async function main() {
   say(`seed ${SEED} (replay: CAMPAIGN_SEED=${SEED}); ${CHECKOUTS} checkouts, ${RANDOM_KILLS} random kills, each named crash point ${NAMED_REPS}x, ${SHOPPERS} shoppers at a time`)
@@ -112,7 +95,7 @@ async function main() {
     let started = 0
     let stopShoppers = false
     const inFlight = new Set()
-    const shopperCtx = { store, sandbox, rng, counts: figures.scenarios, inFlight, webhookFault: () => armWebhookFault(sandbox) }
+    const shopperCtx = { store, sandbox, rng, counts: figures.scenarios, inFlight, webhookFault: () => armWebhookFault(sandbox, { rng: faultRng, figures }) }
     const checkout = createShopper(shopperCtx)
     const shopperLoops = Array.from({ length: SHOPPERS }, async () => {
       // Shoppers keep coming while a named point waits for its traffic.
@@ -127,17 +110,18 @@ async function main() {
 
     // The nemesis: named crash points (armed one after another), random kills, connection drops, PayLater faults.
     const queue = shuffle(nemesisRng, CRASH_POINTS.flatMap((p) => Array(NAMED_REPS).fill(p)))
-    const triggerCtx = { sandbox, databaseUrl, since, admin, backend, checkout: () => checkout({ scenario: "double_submit", kind: "link" }) }
-    const server = serverLifecycle(stack, { queue, inFlight, onArmed: (point) => trigger(point, triggerCtx).catch(() => undefined) })
+    const triggerCtx = { sandbox, databaseUrl, since, admin, adminRng, figures, checkout: () => checkout({ scenario: "double_submit", kind: "link" }) }
+    const onArmed = (point) => trigger(point, triggerCtx).catch(() => undefined)
+    const server = serverLifecycle(stack, { queue, inFlight, onArmed, figures, say })
     let randomLeft = RANDOM_KILLS
     const background = [
       everyWhile(() => !stopShoppers, () => nemesisRng.int(20_000, 45_000), async () => {
         figures.postgres_connections_dropped += await records.dropConnections(databaseUrl).catch(() => 0)
         figures.postgres_restarts++
       }),
-      everyWhile(() => !stopShoppers, () => faultRng.int(8_000, 20_000), async () => armPayLaterFaults(sandbox)),
+      everyWhile(() => !stopShoppers, () => faultRng.int(8_000, 20_000), async () => armPayLaterFaults(sandbox, { rng: faultRng, figures })),
       everyWhile(() => !stopShoppers, () => adminRng.int(20_000, 40_000), async () => refundRound(triggerCtx)),
-      everyWhile(() => !stopShoppers, () => faultRng.int(10_000, 25_000), async () => latePayment(sandbox)),
+      everyWhile(() => !stopShoppers, () => faultRng.int(10_000, 25_000), async () => latePayment(sandbox, { rng: faultRng, figures })),
       ...(second
         ? [
             // The second instance dies while the first serves, and comes back.
@@ -195,7 +179,7 @@ async function main() {
     const probes = probeChecker(recs)
     const blind = Object.entries(probes).filter(([, o]) => o === "missed").map(([name]) => name)
     for (const name of blind) say(`CHECKER BLIND: ${name} did not report a record broken on purpose`)
-    const result = summarize({ recs, violations, missed, probes, checkouts: figures.scenarios.carts ?? 0, attempts: started })
+    const result = summarize({ seed: SEED, figures, recs, violations, missed, probes, checkouts: figures.scenarios.carts ?? 0, attempts: started, instances: INSTANCES })
     printTable(result)
     report("fault-campaign", {
       goal: "0 violations; every named crash point hit",
@@ -244,349 +228,6 @@ async function everyWhile(cond, nextDelay, fn) {
     if (!cond()) return
     await fn().catch((error) => say(`nemesis step failed (not fatal): ${error.message}`))
   }
-}
-
-/**
- * The Medusa process, killed and started again. Every exit is classified: our SIGKILL (random), a
- * named crash point (its marker line is the last thing the process wrote), or unexpected (counted:
- * a server that dies by itself under faults is a finding). After every death the server starts
- * again at once, armed with the next named point while any is left (then the traffic that reaches
- * it is started), so each named kill costs one restart.
- */
-function serverLifecycle(stack, { queue, inFlight, onArmed }) {
-  let current = { server: stack.server, name: "medusa", armed: null, ourKill: false, armedAt: 0 }
-  let index = 0
-  let restarting = null
-  let finishing = false
-
-  const probeLocks = async (sessions) => {
-    // Sessions a shopper was settling when the process died: each must answer within the longest
-    // lock wait (completion's 30 s): no lock of the dead process blocks it.
-    for (const sessionId of sessions) {
-      const t0 = Date.now()
-      try {
-        const res = await fetch(`${stack.backend}/paylater/return/${encodeURIComponent(sessionId)}?outcome=success`, { redirect: "manual", signal: AbortSignal.timeout(60_000) })
-        await res.arrayBuffer()
-      } catch {
-        // no answer within a minute: over the timeout below
-      }
-      const ms = Date.now() - t0
-      figures.lock_probe.probes++
-      figures.lock_probe.max_ms = Math.max(figures.lock_probe.max_ms, ms)
-      if (ms > 30_000) figures.lock_probe.over_timeout++
-    }
-  }
-
-  const start = async (armed) => {
-    index++
-    const name = `medusa-${index}`
-    const t0 = Date.now()
-    const { server } = await stack.startServer(armed ? { PAYLATER_CRASH_POINTS: `${armed}@1` } : {}, name)
-    figures.restarts++
-    figures.restart_seconds.push((Date.now() - t0) / 1000)
-    current = { server, name, armed, ourKill: false, armedAt: Date.now() }
-    watch(current)
-    if (armed) {
-      say(`armed ${armed}`)
-      onArmed(armed)
-    }
-  }
-
-  const restartNext = (inFlightAtDeath) => {
-    restarting = (async () => {
-      const point = finishing ? null : (queue.shift() ?? null)
-      try {
-        await start(point)
-      } catch (error) {
-        say(`restart failed (${error.message.split("\n")[0]}); trying once more`)
-        await start(point)
-      }
-      probeLocks(inFlightAtDeath.slice(0, 3)).catch(() => undefined)
-    })()
-    return restarting
-  }
-
-  const watch = (entry) => {
-    entry.server.exited.then(({ signal, code }) => {
-      const inFlightAtDeath = [...inFlight]
-      const marker = entry.server.tail.find((l) => l.startsWith(CRASH_LINE_PREFIX))
-      entry.dead = true
-      if (entry.stopped) return
-      stack.supervisor.children.delete(entry.name)
-      if (marker) {
-        const point = marker.split(" ")[1]
-        figures.named_crash_points[point]++
-        figures.named_kills++
-        figures.kills++
-        say(`killed at named crash point ${point}`)
-      } else if (entry.ourKill) {
-        figures.random_kills++
-        figures.kills++
-      } else {
-        figures.unexpected_exits++
-        say(`server exited by itself (${signal ?? `code ${code}`}); see ${stack.supervisor.logFile(entry.name)}`)
-      }
-      restartNext(inFlightAtDeath)
-    })
-  }
-  watch(current)
-
-  const kill = async () => {
-    const entry = current
-    if (entry.dead) return
-    entry.ourKill = true
-    try {
-      process.kill(-entry.server.child.pid, "SIGKILL")
-    } catch {
-      // already gone
-    }
-    await entry.server.exited
-    await sleep(0)
-    await restarting
-  }
-
-  return {
-    /** Waits for the server to be up; true while a named point is armed. */
-    async ready() {
-      await restarting
-      return !!current.armed
-    },
-    armedFor: () => (current.armed ? Date.now() - current.armedAt : 0),
-    armed: () => current.armed,
-    /** A random kill. An armed point whose traffic never came is armed again later. */
-    async randomKill() {
-      await restarting
-      if (current.armed) queue.push(current.armed)
-      await kill()
-    },
-    /** No more arming: the server ends up running, disarmed. */
-    async finish() {
-      finishing = true
-      await restarting
-      if (current.armed) await kill()
-      await restarting
-    },
-    stop() {
-      current.stopped = true
-    },
-  }
-}
-
-/** Traffic that reaches a named point sooner than the shoppers alone would. */
-// Endpoints the PayLater faults leave alone for now (while a refund crash point waits for a refund that PayLater accepts).
-const quietEndpoints = new Set()
-
-async function trigger(point, ctx) {
-  if (point.includes("refund")) {
-    quietEndpoints.add("refund")
-    ctx.sandbox.clearFaults()
-  }
-  try {
-    await triggerTraffic(point, ctx)
-  } finally {
-    quietEndpoints.delete("refund")
-  }
-}
-
-async function triggerTraffic(point, ctx) {
-  if (point === "refund:after-sent") {
-    for (let i = 0; i < 6; i++) {
-      await refundRound(ctx, { force: true })
-      await sleep(3000)
-    }
-  } else if (point === "auto-refund:after-sent") {
-    // A double submit pays a cart twice: the extra payment is listed and, once due, refunded automatically.
-    await ctx.checkout()
-    ctx.sandbox.advanceClock(REFUND_WINDOW_MS)
-    for (let i = 0; i < 20; i++) {
-      await records.makeAutoRefundsDue(ctx.databaseUrl, ctx.since).catch(() => 0)
-      await sleep(4000)
-    }
-  }
-}
-
-/**
- * A shopper who pays after the store stopped listening: a Request to Pay approved on the phone
- * whose checkout died with the server, a link abandoned earlier and paid later. Nobody comes back
- * to the store: only a notification or reconciliation can find it.
- */
-async function latePayment(sandbox) {
-  const pending = sandbox.orders().filter((o) => o.status === 0 || o.status === 1)
-  if (!pending.length) return
-  const order = faultRng.pick(pending)
-  try {
-    if (order.kind === "rtp") await sandbox.approveRequest(order.orderId)
-    else await sandbox.approveLink(order.orderId)
-    figures.late_payments++
-  } catch {
-    // expired or decided meanwhile
-  }
-}
-
-const WEBHOOK_FAULTS = ["drop", "delay", "duplicate", "reorder"]
-function armWebhookFault(sandbox) {
-  const mode = faultRng.pick(WEBHOOK_FAULTS)
-  sandbox.webhookFault({ mode, count: 1, ...(mode === "delay" ? { delayMs: faultRng.int(1000, 8000) } : {}) })
-  figures.webhook_faults++
-  figures.webhook_faults_by_kind[mode] = (figures.webhook_faults_by_kind[mode] ?? 0) + 1
-}
-
-const PAYLATER_FAULTS = [
-  { endpoint: "link", mode: "error", status: 500 },
-  { endpoint: "link", mode: "error", status: 503 },
-  { endpoint: "link", mode: "timeout", commit: true, kind: "link lost answer" },
-  { endpoint: "rtp", mode: "timeout", commit: true, kind: "rtp lost answer" },
-  { endpoint: "rtp", mode: "error", status: 502 },
-  { endpoint: "status", mode: "error", status: 500 },
-  { endpoint: "status", mode: "timeout" },
-  { endpoint: "refund", mode: "error", status: 500 },
-  { endpoint: "refund", mode: "timeout", commit: true, kind: "refund lost answer" },
-  { endpoint: "token", mode: "error", status: 503 },
-]
-function armPayLaterFaults(sandbox) {
-  const n = faultRng.int(1, 3)
-  // A fault waits for its endpoint's next call: on a rarely called endpoint (refunds) they would
-  // pile up and fail every call, so an endpoint gets a new burst only once its last one is spent.
-  const pending = new Set([...sandbox.listFaults().faults.map((f) => f.endpoint), ...quietEndpoints])
-  for (let i = 0; i < n; i++) {
-    const { kind, ...fault } = faultRng.pick(PAYLATER_FAULTS)
-    if (pending.has(fault.endpoint)) continue
-    pending.add(fault.endpoint)
-    sandbox.fault({ ...fault, count: faultRng.int(1, 3) })
-    const name = kind ?? `${fault.endpoint} ${fault.mode}${fault.status ? ` ${fault.status}` : ""}`
-    figures.paylater_faults++
-    figures.paylater_faults_by_kind[name] = (figures.paylater_faults_by_kind[name] ?? 0) + 1
-  }
-  return Promise.resolve()
-}
-
-/** An admin user (Medusa's CLI) and a bearer token (its login route). */
-async function adminSession(stack) {
-  const email = `campaign-${Date.now()}@example.com`
-  const password = "campaign-admin-password"
-  await stack.medusa.createAdminUser({ email, password })
-  let token = null
-  const login = async () => {
-    const res = await fetch(`${stack.backend}/auth/user/emailpass`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ email, password }),
-    })
-    token = (await res.json()).token
-  }
-  await login()
-  return {
-    async post(url, body) {
-      for (let i = 0; i < 2; i++) {
-        const res = await fetch(`${stack.backend}${url}`, {
-          method: "POST",
-          headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
-          body: JSON.stringify(body ?? {}),
-          signal: AbortSignal.timeout(60_000),
-        })
-        if (res.status === 401) {
-          await login()
-          continue
-        }
-        return { status: res.status, body: await res.json().catch(() => ({})) }
-      }
-      return { status: 401, body: {} }
-    },
-  }
-}
-
-/**
- * The admin's refunds: PayLater's refund window opened (sandbox clock), then a partial or full
- * refund of a paid order's payment, a refund from Settings → PayLater, and the automatic refunds due.
- */
-async function refundRound(ctx, { force = false } = {}) {
-  const { sandbox, databaseUrl, since, admin } = ctx
-  sandbox.advanceClock(REFUND_WINDOW_MS)
-  const payments = (await records.refundablePayments(databaseUrl, since)).filter((p) => dirhams(p.refunded) < dirhams(p.amount))
-  if (payments.length && (force || adminRng.chance(0.7))) {
-    const p = adminRng.pick(payments)
-    const remaining = dirhams(p.amount) - dirhams(p.refunded)
-    const full = adminRng.chance(0.4) || remaining <= 5000n
-    const amount = full ? remaining : 5000n
-    // Medusa's route takes a JSON number: from the exact two-decimal text, never computed in floats.
-    const res = await admin.post(`/admin/payments/${p.id}/refund`, { amount: Number(`${amount / 100n}.${String(amount % 100n).padStart(2, "0")}`) })
-    if (res.status < 300) figures.admin_refunds[full ? "full" : "partial"]++
-    else figures.admin_refunds.refused++
-  }
-  const items = await records.openAttention(databaseUrl, since)
-  if (items.length && (force || adminRng.chance(0.5))) {
-    const item = adminRng.pick(items)
-    const res = await admin.post(`/admin/paylater/attention/${item.id}/refund`, {})
-    if (res.status < 300) figures.admin_refunds.from_settings++
-    else figures.admin_refunds.refused++
-  }
-  await records.makeAutoRefundsDue(databaseUrl, since)
-}
-
-function summarize({ recs, violations, missed, probes, checkouts, attempts }) {
-  return {
-    seed: SEED,
-    checkouts,
-    checkouts_started: attempts,
-    paid: recs.paylater.filter((o) => o.status === 2).length,
-    paylater_orders: recs.paylater.length,
-    medusa_orders: recs.orders.length,
-    refunds_at_paylater: recs.paylater.reduce((n, o) => n + o.refunds.length, 0),
-    kills: figures.kills,
-    random_kills: figures.random_kills,
-    named_kills: figures.named_kills,
-    named_crash_points: figures.named_crash_points,
-    named_crash_points_missed: missed,
-    unexpected_exits: figures.unexpected_exits,
-    restarts: figures.restarts,
-    restart_seconds_median: round(median(figures.restart_seconds), 1),
-    restart_seconds_max: round(Math.max(0, ...figures.restart_seconds), 1),
-    postgres_restarts: figures.postgres_restarts,
-    postgres_restart_mode: "every connection to the campaign's database terminated (pg_terminate_backend)",
-    postgres_connections_dropped: figures.postgres_connections_dropped,
-    instances: INSTANCES,
-    second_instance_kills: figures.second_instance_kills,
-    redis_restarts: figures.redis_restarts,
-    paylater_faults: figures.paylater_faults,
-    paylater_faults_by_kind: figures.paylater_faults_by_kind,
-    webhook_faults: figures.webhook_faults,
-    webhook_faults_by_kind: figures.webhook_faults_by_kind,
-    admin_refunds: figures.admin_refunds,
-    late_payments: figures.late_payments,
-    lock_probe: figures.lock_probe,
-    scenarios: figures.scenarios,
-    invariants: INVARIANTS,
-    checker_probes: probes,
-    violations,
-    machine: machine(),
-  }
-}
-
-function printTable(r) {
-  const rows = [
-    ["seed", r.seed],
-    ["checkouts", r.checkouts],
-    ["paid at PayLater", r.paid],
-    ["Medusa orders", r.medusa_orders],
-    ["refunds at PayLater", r.refunds_at_paylater],
-    ["kills", `${r.kills} (${r.random_kills} random, ${r.named_kills} named)`],
-    ...Object.entries(r.named_crash_points).map(([p, n]) => [`  ${p}`, n]),
-    ["unexpected exits", r.unexpected_exits],
-    ["restart (median / max s)", `${r.restart_seconds_median} / ${r.restart_seconds_max}`],
-    ["PostgreSQL restarts", `${r.postgres_restarts} (${r.postgres_connections_dropped} connections dropped)`],
-    ["instances", `${r.instances}${r.instances > 1 ? ` (second instance killed ${r.second_instance_kills} times)` : ""}`],
-    ["Redis restarts", r.redis_restarts],
-    ["PayLater faults", r.paylater_faults],
-    ["webhook faults", r.webhook_faults],
-    ["admin refunds", `${r.admin_refunds.partial} partial, ${r.admin_refunds.full} full, ${r.admin_refunds.from_settings} from Settings, ${r.admin_refunds.refused} refused`],
-    ["late payments (nobody returns)", r.late_payments],
-    ["lock probe after kills", `${r.lock_probe.probes} sessions, slowest ${r.lock_probe.max_ms} ms, ${r.lock_probe.over_timeout} over 30 s`],
-    ["checker probes on these records", Object.entries(r.checker_probes).map(([k, v]) => `${k} ${v}`).join(", ")],
-    ["violations", r.violations.length],
-  ]
-  const width = Math.max(...rows.map(([k]) => String(k).length))
-  console.log("")
-  for (const [k, v] of rows) console.log(`${String(k).padEnd(width)}  ${v}`)
 }
 
 main().catch((error) => {
