@@ -101,6 +101,11 @@ async function refundOne(container: MedusaContainer, ledger: PayLaterLedgerModul
   const item = await reread(ledger, id)
   const plan = readPlan(item?.detail)
   if (item?.status === "open" && plan && isAbandoned(plan, now)) {
+    if (item.paylater_order_id && item.amount && MathBN.gte(await ledger.refundedAmount(item.paylater_order_id), item.amount)) {
+      // The process died after PayLater accepted the refund and the guard recorded it (fault campaign,
+      // crash point auto-refund:after-sent): refunded, nothing for a person to chase.
+      return finish(ledger, item, { ...plan, state: "refunded", next_attempt_at: null }, "Refunded in full automatically (paid without an order).")
+    }
     await savePlan(ledger, item, afterFailure(plan, now, "the process sending the refund stopped before PayLater answered", true))
     return "outcome_unknown"
   }
