@@ -166,10 +166,10 @@ async function main() {
     for (;;) {
       await records.makeAutoRefundsDue(databaseUrl, since)
       work = await records.pendingWork(databaseUrl, since, finalStart, ASK_SLACK_MS)
-      if ((work.dueRows === 0 && work.dueRefunds === 0 && work.runs >= 3) || Date.now() > deadline) break
+      if ((work.dueRows === 0 && work.dueRefunds === 0 && work.pendingRefunds === 0 && work.runs >= 3) || Date.now() > deadline) break
       await sleep(5000)
     }
-    say(`final: ${work.dueRows} rows still due, ${work.dueRefunds} automatic refunds due, ${work.runs} reconciliation runs since the faults stopped`)
+    say(`final: ${work.dueRows} rows still due, ${work.dueRefunds} automatic refunds due, ${work.pendingRefunds} refunds pending, ${work.runs} reconciliation runs since the faults stopped`)
 
     const recs = await records.readRecords({ databaseUrl, sandbox, since, seed: SEED, askSlackMs: ASK_SLACK_MS })
     const violations = checkInvariants(recs)

@@ -11,6 +11,7 @@ import { recordOrderOwner } from "../medusa-records/order-owner"
 import { settleDetachedAttempt } from "./detached-attempt"
 import { recordedPaymentOf } from "../paid-without-order/listing"
 import { readPayLaterSession, type PayLaterSessionContext } from "../medusa-records/session"
+import { collectionHoldsNoPayment } from "../medusa-records/owners"
 import { authorizeUnderLock, rereadSessionRow, takeStatusSlot } from "./transitions"
 import { collectStatusAnswer } from "../process/status-answer"
 import { askPayLaterNow, holdsOrderMoney } from "../modules/paylater-ledger/attempt-state"
@@ -197,7 +198,8 @@ async function askAndApply(
       await ledgerModuleOf(container)?.linkAttempt(current.attempt.paylater_order_id, { payment_id: authorized.payment_id })
     }
   }
-  if (current.for_order && current.order_id) {
+  if (current.order_id) {
+    // The order exists already (point of sale, or a completion that stopped before its payment): the capture goes onto it.
     await recordOrderCaptures(container, current.session_id, current.order_id)
     await recordOrderOwner(container, { order_id: current.order_id, payment_collection_id: current.payment_collection_id })
   }
@@ -318,6 +320,10 @@ async function settleForPlacedCart(container: MedusaContainer, context: PayLater
   }
   if (!row) {
     return fromRecord(context, false)
+  }
+  if (owner === null && !context.session_gone && (await collectionHoldsNoPayment(container, context.payment_collection_id))) {
+    // Medusa's completion placed the order and died before recording any payment: this live session's is the order's.
+    return askAndApply(container, context, input)
   }
   return settleDetachedAttempt(container, row, input)
 }

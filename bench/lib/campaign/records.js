@@ -150,7 +150,12 @@ async function pendingWork(databaseUrl, since, after, askSlackMs) {
       [since]
     )
     const runs = await db.query(`select count(*)::int as n from paylater_reconcile_run where started_at > $1 and error is null`, [after])
-    return { dueRows: due.rows[0].n, dueRefunds: refunds.rows[0].n, runs: runs.rows[0].n }
+    // Refund attempts a killed process left pending: the recovery job lists them once they cannot be in flight.
+    const pendingRefunds = await db.query(
+      `select count(*)::int as n from paylater_refund_attempt where status = 'pending' and deleted_at is null and created_at >= $1`,
+      [since]
+    )
+    return { dueRows: due.rows[0].n, dueRefunds: refunds.rows[0].n, pendingRefunds: pendingRefunds.rows[0].n, runs: runs.rows[0].n }
   })
 }
 

@@ -124,10 +124,16 @@ describe("fault campaign invariants", () => {
     expect(broken(r, "refunds_sound")).toEqual([])
   })
 
-  it("4: a refund Medusa records that PayLater never paid", () => {
+  it("4: a refund Medusa records that PayLater never paid, unless it is listed as of unknown outcome", () => {
     const r = healthy()
     r.payments[2].refunds = [{ id: "ref_C", amount: "50.00" }]
+    // What a process killed between the guard's attempt and PayLater's answer leaves: attempt pending, not listed.
+    r.refundAttempts.push({ id: "plref_C", paylater_order_id: "payses_C", amount: "50.00", status: "pending" })
     expect(broken(r, "refunds_sound").map((v) => v.ids.payment_id)).toEqual(["pay_C"])
+    // Swept: unknown and on Settings → PayLater for a person to check.
+    r.refundAttempts[r.refundAttempts.length - 1].status = "unknown"
+    r.attention.push({ id: "platt_C", kind: "refund_outcome_unknown", status: "open", paylater_order_id: "payses_C" })
+    expect(broken(r, "refunds_sound")).toEqual([])
   })
 
   it("5: an open or starting row due long ago that PayLater was not asked about", () => {
