@@ -14,6 +14,7 @@
 //   CAMPAIGN_SEED=1234 node bench/fault-campaign.js    replay a seed's choices
 //   env: CAMPAIGN_CHECKOUTS=120 CAMPAIGN_KILLS=12 (random kills) CAMPAIGN_NAMED_REPS=1 (each named
 //        point, at least 1) CAMPAIGN_SHOPPERS=3 (at a time) CAMPAIGN_INSTANCES=2 (two instances, Redis)
+//        CAMPAIGN_MAX_MINUTES (no new checkouts after it, once every kill is done)
 //
 // Exit 1 when an invariant is violated, a named crash point was never hit, or the checker missed a
 // record broken on purpose (src/faults/invariant-probes.ts).
@@ -44,6 +45,8 @@ const NAMED_REPS = Math.max(1, bounded("CAMPAIGN_NAMED_REPS", 1, 1000, 1))
 const SHOPPERS = bounded("CAMPAIGN_SHOPPERS", 3, 20, 2)
 // 2: two instances on one database and a Redis of the campaign's own (locking, event bus, workflows).
 const INSTANCES = bounded("CAMPAIGN_INSTANCES", 1, 2)
+// Stop taking new checkouts after this many minutes even short of CAMPAIGN_CHECKOUTS (once the nemesis is done).
+const MAX_MINUTES = bounded("CAMPAIGN_MAX_MINUTES", 0, 24 * 60)
 // Reconciliation (and the automatic refund, on the same schedule) every 10 s instead of 2 min.
 const RECONCILE_CRON = "*/10 * * * * *"
 // An open row due longer than this (several runs) was left unasked.
@@ -99,7 +102,8 @@ async function main() {
     const checkout = createShopper(shopperCtx)
     const shopperLoops = Array.from({ length: SHOPPERS }, async () => {
       // Shoppers keep coming while a named point waits for its traffic.
-      while (!stopShoppers && (figures.scenarios.carts ?? 0) < CHECKOUTS || (!stopShoppers && !nemesisDone)) {
+      const endBy = MAX_MINUTES ? startedAt.getTime() + MAX_MINUTES * 60_000 : Infinity
+      while (!stopShoppers && (((figures.scenarios.carts ?? 0) < CHECKOUTS && Date.now() < endBy) || !nemesisDone)) {
         // A shopper arrives when the store answers (a checkout against a dead server is no checkout).
         const shopAt = rng.pick(stores)
         await waitForStore(shopAt.backend)
