@@ -22,7 +22,7 @@ const tmp = path.join(root, ".tmp")
 const say = (line) => process.stdout.write(`[stack] ${line}\n`)
 
 /**
- * @param {{ name: string, nodeArgs?: string[], nodeEnv?: string, sandbox?: object,
+ * @param {{ name: string, nodeArgs?: string[], nodeEnv?: string, sandbox?: object, env?: object,
  *           wrap?: (command: string, args: string[]) => [string, string[]] }} opts
  *   `wrap` starts the server through another command with the same pid (bench/lib/container.js).
  *   nodeEnv: Medusa's NODE_ENV (default "production": JSON request logs, no dev-only work; the demo
@@ -91,29 +91,37 @@ async function startStack(opts) {
     }
 
     // Like medusa.startServer(), but with our node flags (--expose-gc for the memory benchmark).
-    const env = {
+    const baseEnv = {
       ...medusaEnv(config, database.databaseUrl),
       NODE_ENV: opts.nodeEnv ?? "production",
       // One client places every checkout of a run: the store API's per-client and store-wide budgets
       // (docs/security.md) would measure themselves instead of the plugin.
       PAYLATER_START_LIMIT_PER_CLIENT: process.env.PAYLATER_START_LIMIT_PER_CLIENT || "100000",
       PAYLATER_START_LIMIT_PER_MINUTE: process.env.PAYLATER_START_LIMIT_PER_MINUTE || "100000",
+      ...opts.env,
     }
     const cli = path.join(root, "node_modules", "@medusajs", "cli", "cli.js")
     // BENCH_NODE_ARGS: extra node flags for a diagnostic run, e.g. "--cpu-prof --cpu-prof-dir=.tmp/bench-prof".
     const nodeArgs = [...(opts.nodeArgs ?? []), ...(process.env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean)]
-    const [command, args] = (opts.wrap ?? ((c, a) => [c, a]))(process.execPath, [...nodeArgs, cli, "start", "--port", String(medusaPort)])
-    const server = supervisor.start("medusa", command, args, {
-      cwd: root,
-      env,
-    })
-    const t0 = Date.now()
-    await waitForHttp(`${backend}/health`, {
-      ok: (s) => s === 200,
-      exited: () => (server.child.exitCode === null ? null : `medusa exited (see ${supervisor.logFile("medusa")})`),
-    })
+    /**
+     * Starts (or, after it died, starts again) the server and waits for /health. `extraEnv` is added
+     * for this start only (the fault campaign arms a crash point in one run of the server); another
+     * `port` starts a second instance on the same database.
+     */
+    const startServer = async (extraEnv = {}, name = "medusa", port = medusaPort) => {
+      const env = { ...baseEnv, ...extraEnv, PORT: String(port) }
+      const [command, args] = (opts.wrap ?? ((c, a) => [c, a]))(process.execPath, [...nodeArgs, cli, "start", "--port", String(port)])
+      const server = supervisor.start(name, command, args, { cwd: root, env })
+      const t0 = Date.now()
+      await waitForHttp(`http://localhost:${port}/health`, {
+        ok: (s) => s === 200,
+        exited: () => (server.child.exitCode === null && server.child.signalCode === null ? null : `medusa exited (see ${supervisor.logFile(name)})`),
+      })
+      return { server, seconds: (Date.now() - t0) / 1000, env }
+    }
+    const { server, seconds, env } = await startServer()
     if ((await payLaterProvidersNotOffered(database.databaseUrl, seeded.regionId)).length) await medusa.seed()
-    say(`medusa up on ${backend} in ${((Date.now() - t0) / 1000).toFixed(1)} s (pid ${server.child.pid}, NODE_ENV=${env.NODE_ENV})`)
+    say(`medusa up on ${backend} in ${seconds.toFixed(1)} s (pid ${server.child.pid}, NODE_ENV=${env.NODE_ENV})`)
 
     return {
       backend,
@@ -123,6 +131,9 @@ async function startStack(opts) {
       databaseUrl: database.databaseUrl,
       medusaPid: server.child.pid,
       logFile: supervisor.logFile("medusa"),
+      server,
+      startServer,
+      supervisor,
       // The CLI (e.g. createAdminUser for a benchmark of admin routes).
       medusa,
       stop,

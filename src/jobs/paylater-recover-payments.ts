@@ -2,6 +2,7 @@ import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { runPaidWithoutOrderRefunds } from "../paid-without-order/auto-refund"
 import { reconcileSchedule } from "../reconciliation/schedule"
+import { sweepAbandonedRefunds } from "../reconciliation/abandoned-refunds"
 
 /**
  * Refunds payments PayLater took without an order once PayLater's refund window opens (default
@@ -11,6 +12,12 @@ import { reconcileSchedule } from "../reconciliation/schedule"
 export default async function payLaterRecoverPaymentsJob(container: MedusaContainer): Promise<void> {
   if (reconcileSchedule().disabled) {
     return
+  }
+  const abandoned = await sweepAbandonedRefunds(container)
+  if (abandoned.length) {
+    container
+      .resolve(ContainerRegistrationKeys.LOGGER)
+      .warn(`PayLater: ${abandoned.length} refund(s) whose process stopped before PayLater answered are listed on Settings → PayLater (outcome unknown)`)
   }
   const results = await runPaidWithoutOrderRefunds(container)
   const done = results.filter((r) => r.outcome !== "skipped")

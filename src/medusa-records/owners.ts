@@ -1,4 +1,4 @@
-import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 
 type Row = Record<string, any>
@@ -34,3 +34,14 @@ export async function ownersOf(
   return owners
 }
 
+
+/**
+ * Whether a placed order's payment collection holds no live payment at all, of any provider: what
+ * Medusa's own cart completion leaves when its process dies after creating the order and before
+ * authorizing the payment (fault campaign, issue 32). Its cart's paid PayLater session is then the
+ * order's payment, not an extra one.
+ */
+export async function collectionHoldsNoPayment(container: MedusaContainer, collectionId: string): Promise<boolean> {
+  const payments = await container.resolve(Modules.PAYMENT).listPayments({ payment_collection_id: collectionId } as never, { select: ["id", "canceled_at"] })
+  return !payments.some((p) => !p.canceled_at)
+}

@@ -12,6 +12,7 @@ import { ownerSentence } from "../modules/paylater-ledger/whose-money"
 import { notRefundableMessage, registrationOfItem, whyNotRefundable } from "./item-registration"
 import { planSentence } from "./listing"
 import { afterFailure, isAbandoned, isDue, readPlan, startRefund, type AutoRefund } from "./refund-plan"
+import { crashPoint } from "../faults/crash-point"
 
 /**
  * The automatic full refund of payments PayLater took without an order (paid-without-order.ts),
@@ -107,6 +108,11 @@ async function refundOne(container: MedusaContainer, ledger: PayLaterLedgerModul
   const item = await reread(ledger, id)
   const plan = readPlan(item?.detail)
   if (item?.status === "open" && plan && isAbandoned(plan, now)) {
+    if (item.paylater_order_id && item.amount && MathBN.gte(await ledger.refundedAmount(item.paylater_order_id), item.amount)) {
+      // The process died after PayLater accepted the refund and the guard recorded it (fault campaign,
+      // crash point auto-refund:after-sent): refunded, nothing for a person to chase.
+      return finish(ledger, item, { ...plan, state: "refunded", next_attempt_at: null }, "Refunded in full automatically (paid without an order).")
+    }
     await savePlan(ledger, item, afterFailure(plan, now, "the process sending the refund stopped before PayLater answered", true))
     return "outcome_unknown"
   }
@@ -139,6 +145,7 @@ async function refundOne(container: MedusaContainer, ledger: PayLaterLedgerModul
   await savePlan(ledger, item, startRefund(plan, now))
   try {
     await sendRefund(container, ledger, item)
+    crashPoint("auto-refund:after-sent")
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error)
     const unknown = await outcomeUnknown(ledger, item.paylater_order_id)

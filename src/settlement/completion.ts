@@ -7,6 +7,7 @@ import { completionBlockedByRefund } from "../paid-without-order/listing"
 import { completionLockKey } from "../paid-without-order/refund-plan"
 import type { PayLaterSessionContext } from "../medusa-records/session"
 import { completePaidCart } from "./medusa-effects"
+import { crashPoint } from "../faults/crash-point"
 
 // Long enough for a completion or a refund call already holding it to finish.
 const COMPLETION_LOCK_WAIT_SECONDS = 30
@@ -41,6 +42,7 @@ export async function completeUnlessRefunded(container: MedusaContainer, context
           if (orderId) await ledgerModuleOf(container)?.recordCompletionFailure(orderId, completion.error)
           return { ...completion, tried: true }
         }
+        crashPoint("complete:after-order")
         // Whose money it is, from Medusa's payment record, before anything else can see the order.
         await recordOrderOwner(container, { order_id: completion.order_id, payment_collection_id: context.payment_collection_id })
         return completion

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises"
 import { completeCartWorkflowId } from "@medusajs/medusa/core-flows"
+import { crashPoint } from "../faults/crash-point"
 import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import type { PayLaterSessionData } from "../providers/paylater/session-data"
@@ -64,6 +65,7 @@ export async function authorizeUnderLock(
           return null
         }
         if (!authorized) return null
+        crashPoint("settle:after-authorized")
         if (context.cart_id) {
           await dropOtherSessions(container, context)
         }

@@ -12,6 +12,7 @@ import { heldByNoOrder } from "../modules/paylater-ledger/whose-money"
 import { settleDetachedAttempt } from "./detached-attempt"
 import { recordedPaymentOf } from "../paid-without-order/listing"
 import { readPayLaterSession, type PayLaterSessionContext } from "../medusa-records/session"
+import { collectionHoldsNoPayment } from "../medusa-records/owners"
 import { authorizeUnderLock, rereadSessionRow, takeStatusSlot } from "./medusa-effects"
 import { collectStatusAnswer } from "../process-wide/status-answer"
 import { askPayLaterNow, holdsOrderMoney, type AttemptSignal } from "../modules/paylater-ledger/attempt-state"
@@ -198,7 +199,8 @@ async function askAndApply(
       await ledgerModuleOf(container)?.linkAttempt(current.attempt.paylater_order_id, { payment_id: authorized.payment_id })
     }
   }
-  if (current.for_order && current.order_id) {
+  if (current.order_id) {
+    // The order exists already (point of sale, or a completion that stopped before its payment): the capture goes onto it.
     await recordOrderCaptures(container, current.session_id, current.order_id)
     await recordOrderOwner(container, { order_id: current.order_id, payment_collection_id: current.payment_collection_id })
   }
@@ -312,6 +314,11 @@ async function settleForPlacedCart(container: MedusaContainer, context: PayLater
   const row = context.attempt
   if (!row) {
     return fromRecord(context, false)
+  }
+  if (!row.order_id && !context.session_gone && (await collectionHoldsNoPayment(container, context.payment_collection_id))) {
+    // Medusa's completion placed the order and died before recording any payment (fault campaign):
+    // this live session's payment is the order's, authorized and captured onto it.
+    return askAndApply(container, context, input)
   }
   const owner = await whoseMoney(container, row)
   if (owner.owner === "this_order" || owner.owner === "cannot_tell") {

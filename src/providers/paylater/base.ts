@@ -62,6 +62,7 @@ import { reportStatusAnswer } from "../../process-wide/status-answer"
 import { LEDGER_PORT_SLOT } from "../../process-wide/slot-keys"
 import type { AttemptKind, AttemptSignal, AttemptState } from "../../modules/paylater-ledger/attempt-state"
 import { SIGNALS } from "../../modules/paylater-ledger/attempt-state"
+import { crashPoint } from "../../faults/crash-point"
 
 /** What a payment method needs to start collecting one attempt. */
 export interface StartPaymentInput {
@@ -465,9 +466,11 @@ export abstract class PayLaterBaseProvider extends AbstractPaymentProvider<PayLa
         detail: { merchant_id: this.settings_.config.merchantId },
       })
       replaced = orderId
+      crashPoint("start:after-write-ahead")
       let started: StartedPayment
       try {
         started = await this.startRemotePayment(startInput)
+        crashPoint("start:after-paylater-answered")
       } catch (error) {
         const uncertain = isPayLaterError(error) && this.retryableStartCodes.has(error.code)
         let landed: StartedPayment | null = null

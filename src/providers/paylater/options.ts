@@ -7,6 +7,7 @@ import { readReconcileOptions, type ReconcileOptionsInput, type ReconcileSetting
 import { readWebhookOptions, type WebhookOptionsInput, type WebhookSettings } from "./webhook-options"
 import { configurationWarnings, isProductionProcess, productionProblems } from "./production-guard"
 import { DEFAULT_TEMPLATES, fillTemplate, unknownPlaceholders } from "./templates"
+import { crashPointProblems } from "../../faults/crash-point"
 
 /** What a merchant puts under the provider's `options` in medusa-config. */
 export interface PayLaterProviderOptions
@@ -181,6 +182,8 @@ export function resolveProviderOptions(
       })
     )
   }
+  // Test-only crash points (faults/crash-point.ts): never armed next to live payments, whatever NODE_ENV says.
+  problems.push(...crashPointProblems(config?.environment))
   if (problems.length || !config || !parsed.success) {
     throw new Error(`PayLater provider options are invalid: ${problems.join("; ")}`)
   }

@@ -3,6 +3,7 @@ import type { Logger } from "@medusajs/framework/types"
 import { isPayLaterError, logRef, type PayLaterApi, type PayLaterErrorCode } from "../../lib/paylater"
 import type { RefundLedgerPort } from "../../modules/paylater-ledger/ledger-port"
 import { toMedusaError } from "./errors"
+import { crashPoint } from "../../faults/crash-point"
 import { addAmounts } from "./money"
 import type { PayLaterSessionData } from "./session-data"
 
@@ -81,6 +82,7 @@ export async function sendGuardedRefund(input: GuardedRefundInput): Promise<PayL
   }
   try {
     await api.refund(begun.full ? { orderId } : { orderId, amount })
+    crashPoint("refund:after-sent")
   } catch (error) {
     const unknown = refundOutcomeIsUnknown(error)
     const code = isPayLaterError(error) ? error.code : "UNKNOWN"

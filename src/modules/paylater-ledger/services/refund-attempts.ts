@@ -33,6 +33,14 @@ export class RefundAttempts extends AttentionList implements LedgerPort {
     return this.beginRefund_(input, sharedContext)
   }
 
+  /**
+   * The same for one PayLater order, from outside a refund (the recovery job's sweep): a refund whose
+   * process died after writing its attempt is listed even if nobody tries another refund of it.
+   */
+  async expireStaleRefundsOf(paylaterOrderId: string, staleAfterMs: number, sharedContext: Context = {}): Promise<void> {
+    await this.expireStaleRefunds(paylaterOrderId, staleAfterMs, sharedContext)
+  }
+
   /** Pending attempts whose sender died become unknown, and go on the list for a person. */
   @InjectTransactionManager()
   protected async expireStaleRefunds(

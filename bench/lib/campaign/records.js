@@ -1,0 +1,208 @@
+// What the invariant checker (src/faults/invariants.ts) compares, read from OUTSIDE the server:
+// PayLater's records (the sandbox's own order book, in this process), Medusa's records (its tables:
+// orders, payments, refunds) and the plugin's ledger tables. Only what the campaign created (rows
+// since it started): the database may hold earlier runs.
+const { Client } = require("pg")
+
+// The campaign's own connections carry this name: dropping "every connection" spares them (they are
+// the observer, not the system under test).
+const APPLICATION_NAME = "paylater-fault-campaign"
+
+async function query(databaseUrl, fn) {
+  const client = new Client({ connectionString: databaseUrl, application_name: APPLICATION_NAME })
+  // A dropped connection must fail this read, not the whole campaign (an unhandled 'error' event).
+  client.on("error", () => undefined)
+  await client.connect()
+  try {
+    return await fn(client)
+  } finally {
+    await client.end().catch(() => undefined)
+  }
+}
+
+const iso = (d) => (d ? new Date(d).toISOString() : null)
+
+/**
+ * @param {{ databaseUrl: string, sandbox: any, since: Date, seed: string, askSlackMs: number }} opts
+ * @returns {Promise<import("../../../src/faults/invariants").CampaignRecords>}
+ */
+async function readRecords({ databaseUrl, sandbox, since, seed, askSlackMs }) {
+  const paylater = sandbox.orders().map((o) => ({
+    order_id: o.orderId,
+    status: o.status,
+    amount: o.amount,
+    refunds: o.refunds.map((r) => ({ amount: r.amount })),
+  }))
+  return query(databaseUrl, async (db) => {
+    const attempts = (
+      await db.query(
+        `select paylater_order_id, state, cart_id, payment_id, expires_at, last_status_at, next_ask_at, created_at
+           from paylater_attempt where deleted_at is null and created_at >= $1`,
+        [since]
+      )
+    ).rows
+    const orderOfPayment = new Map(attempts.filter((a) => a.payment_id).map((a) => [a.payment_id, a.paylater_order_id]))
+    const payments = (
+      await db.query(
+        `select p.id, p.payment_session_id, p.data->>'paylater_order_id' as data_order_id, round(p.amount, 2)::text as amount,
+                p.canceled_at, opc.order_id, cpc.cart_id
+           from payment p
+           left join order_payment_collection opc on opc.payment_collection_id = p.payment_collection_id and opc.deleted_at is null
+           left join cart_payment_collection cpc on cpc.payment_collection_id = p.payment_collection_id and cpc.deleted_at is null
+          where p.provider_id like 'pp_paylater%' and p.deleted_at is null and p.created_at >= $1`,
+        [since]
+      )
+    ).rows
+    const refunds = (
+      await db.query(
+        `select r.id, r.payment_id, round(r.amount, 2)::text as amount from refund r
+           join payment p on p.id = r.payment_id
+          where r.deleted_at is null and p.provider_id like 'pp_paylater%' and p.created_at >= $1`,
+        [since]
+      )
+    ).rows
+    const orders = (
+      await db.query(
+        `select o.id, opc.payment_collection_id, cpc.cart_id from "order" o
+           join order_payment_collection opc on opc.order_id = o.id and opc.deleted_at is null
+           left join cart_payment_collection cpc on cpc.payment_collection_id = opc.payment_collection_id and cpc.deleted_at is null
+          where o.deleted_at is null and o.created_at >= $1
+            and exists (select 1 from payment_session s where s.payment_collection_id = opc.payment_collection_id
+                          and s.provider_id like 'pp_paylater%')`,
+        [since]
+      )
+    ).rows
+    const refundAttempts = (
+      await db.query(
+        `select id, paylater_order_id, round(amount, 2)::text as amount, status from paylater_refund_attempt
+          where deleted_at is null and created_at >= $1`,
+        [since]
+      )
+    ).rows
+    const attention = (
+      await db.query(
+        `select id, kind, status, paylater_order_id, detail from paylater_attention where deleted_at is null and created_at >= $1`,
+        [since]
+      )
+    ).rows
+    return {
+      seed,
+      now: Date.now(),
+      askSlackMs,
+      paylater,
+      payments: payments.map((p) => ({
+        id: p.id,
+        paylater_order_id: orderOfPayment.get(p.id) ?? p.data_order_id ?? p.payment_session_id ?? null,
+        order_id: p.order_id,
+        cart_id: p.cart_id,
+        amount: p.amount,
+        canceled: !!p.canceled_at,
+        refunds: refunds.filter((r) => r.payment_id === p.id).map((r) => ({ id: r.id, amount: r.amount })),
+      })),
+      orders: orders.map((o) => ({ id: o.id, cart_id: o.cart_id })),
+      attempts: attempts.map((a) => ({
+        paylater_order_id: a.paylater_order_id,
+        state: a.state,
+        cart_id: a.cart_id,
+        expires_at: iso(a.expires_at),
+        last_status_at: iso(a.last_status_at),
+        next_ask_at: iso(a.next_ask_at),
+        created_at: iso(a.created_at),
+      })),
+      refundAttempts,
+      attention: attention.map((a) => ({ id: a.id, kind: a.kind, status: a.status, paylater_order_id: a.paylater_order_id })),
+    }
+  })
+}
+
+/**
+ * Shortens the automatic refund's wait for the campaign: every plan still waiting for PayLater's
+ * refund window (11 minutes of real time) becomes due now. The sandbox's clock is moved past the
+ * window by the caller, so PayLater accepts the refund.
+ */
+async function makeAutoRefundsDue(databaseUrl, since) {
+  return query(databaseUrl, async (db) => {
+    const { rowCount } = await db.query(
+      `update paylater_attention
+          set detail = jsonb_set(detail, '{auto_refund,next_attempt_at}', to_jsonb(to_char(now() at time zone 'utc' - interval '1 second', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')))
+        where kind = 'paid_without_order' and status = 'open' and deleted_at is null and created_at >= $1
+          and detail->'auto_refund'->>'state' = 'scheduled'
+          and (detail->'auto_refund'->>'next_attempt_at')::timestamptz > now()`,
+      [since]
+    )
+    return rowCount
+  })
+}
+
+/** What is still in flight: open rows due for a question, automatic refunds due, reconciliation runs since `after`. */
+async function pendingWork(databaseUrl, since, after, askSlackMs) {
+  return query(databaseUrl, async (db) => {
+    const due = await db.query(
+      `select count(*)::int as n from paylater_attempt
+        where deleted_at is null and created_at >= $1 and state in ('starting', 'open')
+          and coalesce(next_ask_at, created_at) < now() - ($2::int * interval '1 millisecond')`,
+      [since, Math.round(askSlackMs / 2)]
+    )
+    const refunds = await db.query(
+      `select count(*)::int as n from paylater_attention
+        where kind = 'paid_without_order' and status = 'open' and deleted_at is null and created_at >= $1
+          and detail->'auto_refund'->>'state' = 'scheduled' and (detail->'auto_refund'->>'next_attempt_at')::timestamptz <= now()`,
+      [since]
+    )
+    const runs = await db.query(`select count(*)::int as n from paylater_reconcile_run where started_at > $1 and error is null`, [after])
+    // Refund attempts a killed process left pending: the recovery job lists them once they cannot be in flight.
+    const pendingRefunds = await db.query(
+      `select count(*)::int as n from paylater_refund_attempt where status = 'pending' and deleted_at is null and created_at >= $1`,
+      [since]
+    )
+    return { dueRows: due.rows[0].n, dueRefunds: refunds.rows[0].n, pendingRefunds: pendingRefunds.rows[0].n, runs: runs.rows[0].n }
+  })
+}
+
+/** Paid Medusa payments of the campaign's orders, for the admin's refunds. */
+async function refundablePayments(databaseUrl, since) {
+  return query(databaseUrl, async (db) => {
+    const { rows } = await db.query(
+      `select p.id, round(p.amount, 2)::text as amount,
+              coalesce((select sum(r.amount) from refund r where r.payment_id = p.id and r.deleted_at is null), 0)::text as refunded
+         from payment p join order_payment_collection opc on opc.payment_collection_id = p.payment_collection_id
+        where p.provider_id like 'pp_paylater%' and p.deleted_at is null and p.canceled_at is null and p.captured_at is not null
+          and p.created_at >= $1
+          -- the refund guard refuses a payment whose earlier refund has an unknown outcome
+          and not exists (select 1 from paylater_refund_attempt ra where ra.payment_id = p.id and ra.status in ('pending', 'unknown'))
+        order by p.created_at`,
+      [since]
+    )
+    return rows
+  })
+}
+
+/** Open items on Settings → PayLater that a person could refund from the page. */
+async function openAttention(databaseUrl, since) {
+  return query(databaseUrl, async (db) => {
+    const { rows } = await db.query(
+      `select id, kind, payment_id from paylater_attention
+        where status = 'open' and deleted_at is null and created_at >= $1 and kind = 'paid_without_order' and payment_id is not null`,
+      [since]
+    )
+    return rows
+  })
+}
+
+/**
+ * Every connection to the campaign's database is dropped (pg_terminate_backend), as a PostgreSQL
+ * restart would drop them, without restarting a server other people use.
+ */
+async function dropConnections(databaseUrl) {
+  const name = new URL(databaseUrl).pathname.slice(1)
+  return query(databaseUrl, async (db) => {
+    const { rows } = await db.query(
+      `select count(*) filter (where pg_terminate_backend(pid))::int as n from pg_stat_activity
+        where datname = $1 and pid <> pg_backend_pid() and application_name <> $2`,
+      [name, APPLICATION_NAME]
+    )
+    return rows[0].n
+  })
+}
+
+module.exports = { readRecords, makeAutoRefundsDue, pendingWork, refundablePayments, openAttention, dropConnections }
