@@ -46,6 +46,8 @@ export interface OwnedRow {
   session_id: string
   order_id: string | null
   payment_id: string | null
+  /** A later attempt of the same session replaced this one. */
+  superseded_by?: string | null
 }
 
 /**
@@ -64,8 +66,9 @@ const ms = (at: Date | string) => new Date(at).getTime()
  * 1. the order's transactions hold this attempt's Medusa payment → this order;
  * 2. they hold another payment, or a live payment of another method is on the collection (other
  *    methods are not captured at completion, so no transaction names them) → extra;
- * 3. this attempt has no live Medusa payment on the collection (never authorized in Medusa, or
- *    canceled by a failed completion) → extra: an order can only hold a payment Medusa recorded;
+ * 3. this attempt has no live Medusa payment on the collection (never authorized in Medusa, canceled
+ *    by a failed completion, or a superseded attempt of a session whose payment is its current
+ *    attempt's) → extra: an order can only hold a payment Medusa recorded for it;
  * 4. only PayLater payments and no transaction yet → cannot tell until OWNER_SETTLES_WITHIN_MS after
  *    the order; then the order holds the first PayLater payment Medusa recorded (Medusa's completion
  *    takes the collection's authorized payment; a later one is a second payment), the rest are extra.
@@ -78,7 +81,10 @@ export function decideOwner(row: OwnedRow | null | undefined, money: CollectionM
   const order = money?.order
   if (!order) return { owner: "no_order" }
   const live = money.payments.filter((p) => !p.canceled)
-  const mine = live.find((p) => p.id === row.payment_id) ?? live.find((p) => p.paylater && p.session_id === row.session_id)
+  // A session has one Medusa payment, authorized for its current attempt (the provider asks PayLater
+  // about that one only): a superseded attempt paid too never holds it unless its row names it.
+  const mine =
+    live.find((p) => p.id === row.payment_id) ?? (row.superseded_by ? undefined : live.find((p) => p.paylater && p.session_id === row.session_id))
   if (mine?.held) return { owner: "this_order", order_id: order.id, payment_id: mine.id, recorded: false }
   const heldOther = live.find((p) => p.held)
   if (heldOther) return { owner: "extra", order_id: order.id, held_by: heldOther.paylater ? "paylater" : "other_method" }

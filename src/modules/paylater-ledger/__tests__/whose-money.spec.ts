@@ -88,6 +88,12 @@ describe("decideOwner: whose money a paid attempt is", () => {
     expect(decideOwner(paid({ session_id: "ps_b" }), money, NOW)).toEqual({ owner: "extra", order_id: "order_1", held_by: "paylater" })
   })
 
+  it("a superseded attempt paid too is extra: the session's payment is its current attempt's", () => {
+    const money = order([payment({ held: true })])
+    expect(decideOwner(paid({ superseded_by: "ps_1-2" }), money, NOW)).toEqual({ owner: "extra", order_id: "order_1", held_by: "paylater" })
+    expect(decideOwner(paid(), money, NOW)).toMatchObject({ owner: "this_order", payment_id: "pay_1" })
+  })
+
   it("a recorded payment id is matched before the session's", () => {
     const money = order([payment({ id: "pay_x", session_id: "ps_other", held: true }), payment({ held: false })])
     expect(decideOwner(paid({ payment_id: "pay_x" }), money, NOW)).toMatchObject({ owner: "this_order", payment_id: "pay_x" })
