@@ -217,7 +217,7 @@ integrationTestRunner({
         expect(counted).toMatchObject({ failed: 0, last_refusal_reason: "PayLater webhook refused: Invalid signature" })
       })
 
-      it("list what any code flags for attention, refund it from the list, and mark items resolved", async () => {
+      it("list what any code flags for attention, never the order's own money, and mark items resolved", async () => {
         const { sessionId, paymentId, orderId } = await paidOrder()
         const ledgerModule = getContainer().resolve(PAYLATER_LEDGER_MODULE) as PayLaterLedgerModuleService
         const flag = () =>
@@ -233,21 +233,24 @@ integrationTestRunner({
         await ledgerModule.flagForAttention("mismatch", { summary: "PayLater says failed, the store says paid", paylater_order_id: sessionId })
 
         const listed = await attention()
-        expect(listed).toHaveLength(2)
-        const mismatch = listed.find((i: { kind: string }) => i.kind === "mismatch")
-        expect(mismatch).toMatchObject({ resolutions: ["resolved"], can_refund: false })
-        expect(listed.find((i: { kind: string }) => i.kind === "paid_without_order")).toMatchObject({
-          id: flagged.id,
-          can_refund: true,
-          resolutions: ["refunded", "resolved"],
-        })
+        // The list is a view of the ledger: an item about money the order holds leaves it at once, with
+        // the reason (issue 31); the mismatch stays for a person.
+        expect(listed).toHaveLength(1)
+        const mismatch = listed[0]
+        expect(mismatch).toMatchObject({ kind: "mismatch", resolutions: ["resolved"], can_refund: false })
         expect((await api.post(`/admin/paylater/attention/${mismatch.id}/refund`, {}, { ...admin, ...keep })).status).toBe(400)
+        const closed = (await api.get("/admin/paylater/attention?status=resolved", admin)).data.attention.find(
+          (i: { id: string }) => i.id === flagged.id
+        )
+        expect(closed).toMatchObject({ status: "resolved", resolution: "resolved", can_refund: false })
+        expect(closed.resolution_note).toContain(orderId)
 
-        const refunded = await api.post(`/admin/paylater/attention/${flagged.id}/refund`, { amount: "60.00" }, { ...admin, ...keep })
-        expect(refunded.status).toBe(200)
-        expect(refunded.data.attention).toMatchObject({ status: "resolved", resolution: "refunded", order_id: orderId })
-        expect(paylater().order(sessionId)!.refunds.map((r) => r.amount)).toEqual(["60.00"])
-        expect(await medusaRefunds(paymentId)).toEqual([60])
+        // The order's money is never refunded from the list: refused with the reason, nothing sent.
+        const refused = await api.post(`/admin/paylater/attention/${flagged.id}/refund`, { amount: "60.00" }, { ...admin, ...keep })
+        expect(refused.status).toBe(409)
+        expect(refused.data.message).toContain(orderId)
+        expect(paylater().order(sessionId)!.refunds).toEqual([])
+        expect(await medusaRefunds(paymentId)).toEqual([])
 
         expect((await resolve(mismatch.id, "resolved")).data.attention).toMatchObject({ status: "resolved", resolved_by: admin.userId })
         expect(await attention()).toEqual([])
