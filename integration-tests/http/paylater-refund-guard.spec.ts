@@ -7,7 +7,7 @@
 import { integrationTestRunner } from "../helpers/runner"
 import { useSeededStore } from "../helpers/seeded-store"
 import { Modules } from "@medusajs/framework/utils"
-import payLaterReconcileJob from "../../src/jobs/paylater-reconcile"
+import { runReconciliation } from "../../src/reconciliation/run-jobs"
 import { signWebhook } from "../../src/lib/paylater"
 import { PAYLATER_LEDGER_MODULE, type PayLaterLedgerModuleService } from "../../src/modules/paylater-ledger"
 import { useEnv } from "../helpers/env"
@@ -261,12 +261,25 @@ integrationTestRunner({
         const previous = process.env.PAYLATER_RECONCILE_SCHEDULE
         process.env.PAYLATER_RECONCILE_SCHEDULE = "*/2 * * * *"
         try {
-          await payLaterReconcileJob(getContainer())
+          // The job's own work (run-jobs.ts): the job function would also start its watchdog in this test process.
+          await runReconciliation(getContainer(), "schedule")
           const { reconciliation } = (await api.get("/admin/paylater/settings", admin)).data.paylater
           expect(reconciliation.schedule).toBe("*/2 * * * *")
           expect(reconciliation.last_run).toMatchObject({ ran: true, error: null })
           expect(Date.parse(reconciliation.next_run_at)).toBeGreaterThan(Date.now() - 1000)
           expect(Date.parse(reconciliation.next_run_at)).toBeLessThanOrEqual(Date.now() + 2 * MINUTE)
+          expect(reconciliation.last_run.trigger).toBe("schedule")
+          expect(reconciliation.scheduler_stalled_since).toBeNull()
+
+          // The scheduler's runs stopped 10 minutes ago (a Redis that lost its data) and the watchdog stands in.
+          const ledgerModule = getContainer().resolve(PAYLATER_LEDGER_MODULE) as PayLaterLedgerModuleService
+          const runs = await ledgerModule.listPayLaterReconcileRuns({}, { select: ["id"] })
+          const tenMinutesAgo = new Date(Date.now() - 10 * MINUTE)
+          await ledgerModule.updatePayLaterReconcileRuns(runs.map((r) => ({ id: r.id, started_at: tenMinutesAgo, finished_at: tenMinutesAgo })))
+          await runReconciliation(getContainer(), "watchdog")
+          const stalled = (await api.get("/admin/paylater/settings", admin)).data.paylater.reconciliation
+          expect(stalled.scheduler_stalled_since).toBe(tenMinutesAgo.toISOString())
+          expect(stalled.last_run).toMatchObject({ trigger: "watchdog", ran: true })
         } finally {
           process.env.PAYLATER_RECONCILE_SCHEDULE = previous
         }
