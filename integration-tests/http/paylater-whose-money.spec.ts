@@ -13,6 +13,11 @@
  * - The storefront completes with the other method while a PayLater settlement that read the cart
  *   before the order is still authorizing: the PayLater payment Medusa records after the order is
  *   extra, listed as paid twice and refunded (it was "paid" and silent).
+ * - A link whose create answer was lost is retried as "-2"; the shopper pays "-2" and the order is
+ *   placed, and the first link is paid too (an older tab): the first is extra, listed and refunded at
+ *   its own PayLater order, never recorded as the order's; a refund of the order goes to "-2"
+ *   (fault campaign, issue 32: the superseded attempt took the session's payment, so "-2" was held by
+ *   no order and on no list, and the order's refund was sent for the other PayLater order).
  */
 import { Modules } from "@medusajs/framework/utils"
 import { updateRegionsWorkflow } from "@medusajs/medusa/core-flows"
@@ -23,6 +28,7 @@ import { useEnv } from "../helpers/env"
 import { useSandbox } from "../helpers/sandbox"
 import { PAYLATER_PROVIDER_ID, PAYLATER_RTP_PROVIDER_ID, SYSTEM_PROVIDER_ID } from "../helpers/seed"
 import { createAdminUser, startCheckout, type AdminAuth } from "../helpers/store-client"
+import { PAYLATER_LEDGER_MODULE, type PayLaterLedgerModuleService } from "../../src/modules/paylater-ledger"
 import { MINUTE, runScheduledJobs } from "./paylater-ledger/clocks"
 import { merchantView } from "./paylater-ledger/merchant"
 import { eventually, ledgerForCart } from "./paylater-link/ledger"
@@ -125,6 +131,56 @@ integrationTestRunner({
       await timePasses()
       expect(merchant.refundsAtPayLater(paylaterSession.id)).toEqual([expect.objectContaining({ amount: "360.00", full: true })])
       expect(await ledgerForCart(getContainer(), cart.id)).toMatchObject({ orderId, orders: 1 })
+    })
+
+    it("a retried link's first attempt paid after the order: extra, listed and refunded at its own PayLater order; the order's refund goes to the retry", async () => {
+      // The first create reaches PayLater but its answer is lost: the provider retries under "-2".
+      paylater().fault({ endpoint: "link", mode: "timeout", commit: true })
+      const started = await startCheckout(store, { regionId: seed.regionId, variantId: seed.variants.standard.id }, PAYLATER_PROVIDER_ID)
+      if (!started.session.ok || !started.session.data.session) throw new Error(`session: ${JSON.stringify(started.session)}`)
+      const session = started.session.data.session
+      const first = session.id
+      const retry = `${session.id}-2`
+      expect(session.data.paylater_order_id).toBe(retry)
+      expect(paylater().order(first)).toBeTruthy()
+
+      // The shopper pays the link they were given and comes back: the order is placed with "-2".
+      const location = await decideOnLink(String(session.data.payment_link_url), "approve")
+      const back = await followToApp(api, location)
+      const { orderId } = await eventually(() => ledgerForCart(getContainer(), started.cart.id), (l) => l.orders === 1)
+      expect(back.location).toContain(`/order/confirmed/${orderId}`)
+
+      // The first link is paid too (PayLater had it; an older tab, or PayLater's own page).
+      await paylater().approveLink(first)
+      expect(paylater().order(first)!.status).toBe(2)
+
+      // Reconciliation finds it: extra, the shopper paid twice.
+      await runScheduledJobs(getContainer(), 3)
+      const item = await merchant.listed(first)
+      expect(item).toMatchObject({ kind: "paid_without_order", amount: "360.00", order_id: orderId, can_refund: true })
+      expect(item.summary).toMatch(/paid twice/)
+      // The order's payment is "-2"'s: recorded on its row, never on the first's.
+      const ledger = getContainer().resolve(PAYLATER_LEDGER_MODULE) as PayLaterLedgerModuleService
+      const [row1, row2] = await Promise.all([ledger.findAttempt(first), ledger.findAttempt(retry)])
+      const [medusaPayment] = await getContainer().resolve(Modules.PAYMENT).listPayments({ payment_session_id: session.id })
+      expect(row2).toMatchObject({ state: "paid", order_id: orderId, payment_id: medusaPayment.id })
+      expect(row1).toMatchObject({ state: "paid", order_id: null, payment_id: null, superseded_by: retry })
+
+      // A partial refund of the order from its page goes to the PayLater order the order holds.
+      paylater().advanceClock(PAST_REFUND_WINDOW * MINUTE)
+      const refund = await api.post(`/admin/payments/${medusaPayment.id}/refund`, { amount: 50 }, { ...admin, validateStatus: () => true })
+      expect(refund.status).toBe(200)
+      expect(merchant.refundsAtPayLater(retry)).toEqual([expect.objectContaining({ amount: "50.00" })])
+      expect(merchant.refundsAtPayLater(first)).toEqual([])
+
+      // The extra payment goes back in full, once; the order keeps its payment.
+      await runScheduledJobs(getContainer(), 3 + PAST_REFUND_WINDOW)
+      await runScheduledJobs(getContainer(), 20 + PAST_REFUND_WINDOW)
+      expect(merchant.refundsAtPayLater(first)).toEqual([expect.objectContaining({ amount: "360.00", full: true })])
+      expect(merchant.refundsAtPayLater(retry)).toHaveLength(1)
+      const [closed] = await merchant.itemsFor(first, "all")
+      expect(closed).toMatchObject({ status: "resolved", resolution: "refunded" })
+      expect(await ledgerForCart(getContainer(), started.cart.id)).toMatchObject({ orderId, orders: 1 })
     })
 
     it("listed, then the order placed with that very payment: off the list with a note, the refund from the list refused, nothing refunded", async () => {
