@@ -10,7 +10,7 @@ import { completeUnlessRefunded } from "./completion"
 import { recordOrderOwner, whoseMoney } from "../medusa-records/order-owner"
 import { heldByNoOrder } from "../modules/paylater-ledger/whose-money"
 import { settleDetachedAttempt } from "./detached-attempt"
-import { recordedPaymentOf } from "../paid-without-order/listing"
+import { attemptOfPayment, paymentOfAttempt } from "../medusa-records/payment-attempt"
 import { readPayLaterSession, type PayLaterSessionContext } from "../medusa-records/session"
 import { collectionHoldsNoPayment } from "../medusa-records/owners"
 import { authorizeUnderLock, rereadSessionRow, takeStatusSlot } from "./medusa-effects"
@@ -196,7 +196,9 @@ async function askAndApply(
     changed = true
     if (current.attempt) {
       // Refunds name the Medusa payment from here on (the provider reads no Medusa record).
-      await ledgerModuleOf(container)?.linkAttempt(current.attempt.paylater_order_id, { payment_id: authorized.payment_id })
+      // The attempt the provider authorized, as its output names it (payment-attempt.ts).
+      const authorizedFor = attemptOfPayment(authorized) ?? current.attempt.paylater_order_id
+      await ledgerModuleOf(container)?.linkAttempt(authorizedFor, { payment_id: authorized.payment_id })
     }
   }
   if (current.order_id) {
@@ -265,7 +267,8 @@ async function linkAttempt(container: MedusaContainer, context: PayLaterSessionC
     cart_id: context.cart_id,
     kind: context.for_order ? "point_of_sale" : row.kind,
     // Paid through Medusa's own completion (the storefront's): the payment it recorded.
-    payment_id: paid && !row.payment_id ? ((await recordedPaymentOf(container, context.session_id))?.id ?? null) : null,
+    // Only the payment authorized for this very attempt (a retried create may have replaced the one it was for).
+    payment_id: paid && !row.payment_id ? ((await paymentOfAttempt(container, row))?.id ?? null) : null,
   }
   if (Object.entries(links).some(([key, value]) => value && (row as unknown as Record<string, unknown>)[key] !== value)) {
     await ledgerModuleOf(container)?.linkAttempt(row.paylater_order_id, links)
