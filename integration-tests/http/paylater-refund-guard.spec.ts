@@ -8,6 +8,7 @@ import { integrationTestRunner } from "../helpers/runner"
 import { useSeededStore } from "../helpers/seeded-store"
 import { Modules } from "@medusajs/framework/utils"
 import { runReconciliation } from "../../src/reconciliation/run-jobs"
+import { listUnsentRefunds } from "../../src/reconciliation/unsent-refunds"
 import { signWebhook } from "../../src/lib/paylater"
 import { PAYLATER_LEDGER_MODULE, type PayLaterLedgerModuleService } from "../../src/modules/paylater-ledger"
 import { useEnv } from "../helpers/env"
@@ -143,6 +144,29 @@ integrationTestRunner({
         expect.objectContaining({ kind: "refund_outcome_unknown", amount: "25.00", detail: expect.objectContaining({ error_code: "ABANDONED" }) }),
       ])
       expect(paylater().order(sessionId)!.refunds).toHaveLength(0)
+    })
+
+    it("lists, once, a refund Medusa kept that never reached PayLater (its process or connection died before Medusa dropped it)", async () => {
+      const { sessionId, paymentId, orderId } = await paidOrder()
+      // What Medusa's refundPayment leaves when it dies between its record and the provider: a record, nothing sent.
+      // (The module's generated create, which its refundPayment uses before calling the provider.)
+      const payment = getContainer().resolve(Modules.PAYMENT) as unknown as { createRefunds(data: object[]): Promise<Array<{ id: string }>> }
+      const [kept] = await payment.createRefunds([{ payment_id: paymentId, amount: 60, note: "recorded, then the process died" }])
+      // A refund that went through the guard is PayLater's to pay, never listed.
+      expect((await refund(paymentId, 40)).status).toBe(200)
+      expect(paylater().order(sessionId)!.refunds).toEqual([expect.objectContaining({ amount: "40.00" })])
+
+      // Not while it could still be in flight; listed once it cannot.
+      expect(await listUnsentRefunds(getContainer())).toEqual([])
+      const later = new Date(Date.now() + 20 * MINUTE)
+      expect(await listUnsentRefunds(getContainer(), later)).toEqual([{ refund_id: kept.id, payment_id: paymentId, amount: "60.00" }])
+      expect(await listUnsentRefunds(getContainer(), later)).toEqual([])
+      const items = await attention()
+      expect(items).toEqual([
+        expect.objectContaining({ kind: "mismatch", amount: "60.00", payment_id: paymentId, paylater_order_id: sessionId, order_id: orderId }),
+      ])
+      expect(items[0].summary).toMatch(new RegExp(`refund of 60.00 QAR \\(${kept.id}\\).*never paid out.*merchant portal`))
+      expect(paylater().order(sessionId)!.refunds).toHaveLength(1)
     })
 
     it("adds partial refunds up exactly and never refunds more than was paid", async () => {

@@ -4,6 +4,7 @@ import { recordReconcileRun, type ReconcileRunTrigger } from "../modules/paylate
 import { payLaterReconcileWorkflow } from "../workflows/paylater-reconcile/workflow"
 import { runPaidWithoutOrderRefunds } from "../paid-without-order/auto-refund"
 import { sweepAbandonedRefunds } from "./abandoned-refunds"
+import { listUnsentRefunds } from "./unsent-refunds"
 
 /**
  * The work of the two scheduled jobs, callable by Medusa's scheduler (src/jobs), by the watchdog that
@@ -42,6 +43,12 @@ export async function runRecovery(container: MedusaContainer): Promise<void> {
   const abandoned = await sweepAbandonedRefunds(container)
   if (abandoned.length) {
     logger.warn(`PayLater: ${abandoned.length} refund(s) whose process stopped before PayLater answered are listed on Settings → PayLater (outcome unknown)`)
+  }
+  const unsent = await listUnsentRefunds(container)
+  if (unsent.length) {
+    logger.error(
+      `PayLater: ${unsent.length} refund(s) Medusa recorded were never sent to PayLater (${unsent.map((u) => `${u.refund_id} ${u.amount} QAR`).join(", ")}); listed on Settings → PayLater`
+    )
   }
   const results = await runPaidWithoutOrderRefunds(container)
   const done = results.filter((r) => r.outcome !== "skipped")
