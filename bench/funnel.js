@@ -7,7 +7,7 @@
 //             it compares with, aggregate ~100,000 of them and skip the rest), written straight into
 //             paylater_attempt / paylater_refund_attempt by integration-tests/helpers/funnel-history.ts
 //             (links, Requests to Pay, point of sale; paid, declined, expired, abandoned; refunds), then
-//             ANALYZEd (as autovacuum would on a live store)
+//             VACUUM ANALYZEd (as autovacuum would on a live store: statistics and the visibility map)
 //   summary   GET /admin/paylater/reports/funnel?period=90d, one after another: p50/p95/max (goal:
 //             p95 <= 300 ms)
 //   csv       GET /admin/paylater/reports/payments/csv over the whole year (~120,000 payments),
@@ -75,14 +75,16 @@ async function downloadCsv(url, token, pid) {
   if (res.status !== 200) throw new Error(`${url}: ${res.status} ${await res.text()}`)
   let lines = 0
   let bytes = 0
-  const decoder = new TextDecoder()
   let quoted = false
   for await (const chunk of res.body) {
     bytes += chunk.length
-    // Count record ends (CRLF outside quotes): a reference may hold a line break.
-    for (const ch of decoder.decode(chunk, { stream: true })) {
-      if (ch === '"') quoted = !quoted
-      else if (ch === "\n" && !quoted) lines++
+    // Count record ends (LF outside quotes: a reference may hold a line break) on the bytes: in UTF-8
+    // a quote or a line feed byte is never part of another character, and decoding 13 MB to count
+    // them took this process (on the same 2 cores as the server) longer than the server took.
+    for (let i = 0; i < chunk.length; i++) {
+      const b = chunk[i]
+      if (b === 0x22) quoted = !quoted
+      else if (b === 0x0a && !quoted) lines++
     }
   }
   const ms = performance.now() - t
@@ -130,8 +132,10 @@ async function main() {
     const end = new Date()
     let t = Date.now()
     const history = await seedHistory(knex, { checkouts: CHECKOUTS, days: DAYS, end, seed: 33, prefix: PREFIX })
-    await db.query("analyze paylater_attempt")
-    await db.query("analyze paylater_refund_attempt")
+    // As autovacuum does on a live store (since PostgreSQL 13 inserts alone trigger it): statistics,
+    // and the visibility map that lets the reports' covering indexes answer without the table.
+    await db.query("vacuum analyze paylater_attempt")
+    await db.query("vacuum analyze paylater_refund_attempt")
     const attempts = history.attempts.length
     const paidRows = history.attempts.filter((a) => a.state === "paid").length
     console.log(`${attempts} attempts (${paidRows} paid, ${history.refunds.length} refunds) over ${DAYS} days written in ${((Date.now() - t) / 1000).toFixed(1)} s (${others} other rows in the ledger)`)
