@@ -72,16 +72,18 @@ export const outcomeParams = (now: Date) => ({
 })
 
 // A checkout's outcome (definitions.ts checkoutOutcomeOf) in one hash aggregate per checkout, in
-// total and per method at once: the best paid outcome if any (0..2, lowest wins), else the latest
-// attempt's, found as the greatest of an integer key per attempt, its creation in microseconds
-// shifted left 3 bits and its outcome in them. (date_part's float8 epoch is exact to well under a
-// microsecond until 2038, and the key is ordered whatever its rounding; extract()'s numeric is
-// several times slower.) The text keys the first version built per attempt cost most of its time.
-const checkoutOutcome = (kind: string | null) => {
-  const only = kind ? ` and kind = '${kind}'` : ""
-  const filter = kind ? ` filter (where kind = '${kind}')` : ""
-  return `coalesce(min(o) filter (where o < 3${only}), (max(key)${filter} % 8)::int)`
-}
+// total and per method at once, as the greatest of an integer key per attempt: a paid attempt's key
+// is above every other (PAID_KEY plus 3 for placed, 2 for placing, 1 for paid without an order), so
+// any payment wins and the best one; an unpaid attempt's is its creation in microseconds shifted
+// left 3 bits with its outcome in them, so the latest wins. One max() per method, and no text built
+// per attempt (what the first version's keys cost most of its time). date_part's float8 epoch is
+// exact to well under a microsecond until 2038, and the key keeps the order whatever its rounding;
+// extract()'s numeric is several times slower.
+const PAID_KEY = "4611686018427387904" // 2^62, above any creation key (2^53 microseconds × 8)
+const KEY_SQL = `case when o < 3 then ${PAID_KEY} + 3 - o else round(date_part('epoch', created_at) * 1000000)::bigint * 8 + o end`
+const checkoutOutcome = (kind: string | null) => `max(key)${kind ? ` filter (where kind = '${kind}')` : ""}`
+/** The outcome index back from a checkout's greatest key. */
+const outcomeOfKey = (column: string) => `case when ${column} >= ${PAID_KEY} then (${PAID_KEY} + 3 - ${column})::int else (${column} % 8)::int end`
 
 // One pass over the two periods' attempts (materialised once, read by each section): rows of
 // (section, cur, kind, o, code, n, x, y). attempts: per method, outcome and start error, x = never
@@ -96,11 +98,16 @@ with a as materialized (
   from paylater_attempt
   where deleted_at is null and created_at >= $range_from and created_at < $range_to
 ),
-k as (
-  select cur, min(created_at) as first_at, ${checkoutOutcome(null)} as o_total,
-    ${METHODS.map((m) => `${checkoutOutcome(m)} as o_${m}`).join(",\n    ")}
-  from (select cur, checkout, kind, created_at, o, round(date_part('epoch', created_at) * 1000000)::bigint * 8 + o as key from a) t
+keys as (
+  select cur, min(created_at) as first_at, ${checkoutOutcome(null)} as k_total,
+    ${METHODS.map((m) => `${checkoutOutcome(m)} as k_${m}`).join(",\n    ")}
+  from (select cur, checkout, kind, created_at, ${KEY_SQL} as key from a) t
   group by cur, checkout
+),
+k as (
+  select cur, first_at, ${outcomeOfKey("k_total")} as o_total,
+    ${METHODS.map((m) => `${outcomeOfKey(`k_${m}`)} as o_${m}`).join(",\n    ")}
+  from keys
 )
 select 'attempts' as section, cur, kind, o, start_error as code, count(*)::int as n,
     count(*) filter (where state = 'never_started')::bigint as x, null::bigint as y
