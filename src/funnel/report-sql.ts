@@ -85,8 +85,8 @@ const checkoutOutcome = (kind: string | null) => `max(key)${kind ? ` filter (whe
 /** The outcome index back from a checkout's greatest key. */
 const outcomeOfKey = (column: string) => `case when ${column} >= ${PAID_KEY} then (${PAID_KEY} + 3 - ${column})::int else (${column} % 8)::int end`
 
-// One pass over the two periods' attempts (materialised once, read by each section): rows of
-// (section, cur, kind, o, code, n, x, y). attempts: per method, outcome and start error, x = never
+// One pass over the period's attempts (materialised once, read by each section): rows of
+// (section, kind, o, code, n, x, y). attempts: per method, outcome and start error, x = never
 // started; checkouts: per method (or total) and outcome; daily: per day (o = the day's number in the
 // period) of a checkout's first attempt, x = converted; time_to_pay: count, x = median, y = p90
 // (seconds). Days are found among the period's day starts (width_bucket: a binary search) rather
@@ -94,39 +94,69 @@ const outcomeOfKey = (column: string) => `case when ${column} >= ${PAID_KEY} the
 const COHORT = `
 with a as materialized (
   select kind, state, start_error, created_at, paid_at, coalesce(cart_id, payment_collection_id, session_id) as checkout,
-    created_at >= $from as cur, ${OUTCOME_INDEX_SQL} as o
+    ${OUTCOME_INDEX_SQL} as o
   from paylater_attempt
-  where deleted_at is null and created_at >= $range_from and created_at < $range_to
+  where deleted_at is null and created_at >= $from and created_at < $to
 ),
 keys as (
-  select cur, min(created_at) as first_at, ${checkoutOutcome(null)} as k_total,
+  select min(created_at) as first_at, ${checkoutOutcome(null)} as k_total,
     ${METHODS.map((m) => `${checkoutOutcome(m)} as k_${m}`).join(",\n    ")}
-  from (select cur, checkout, kind, created_at, ${KEY_SQL} as key from a) t
-  group by cur, checkout
+  from (select checkout, kind, created_at, ${KEY_SQL} as key from a) t
+  group by checkout
 ),
 k as (
-  select cur, first_at, ${outcomeOfKey("k_total")} as o_total,
+  select first_at, ${outcomeOfKey("k_total")} as o_total,
     ${METHODS.map((m) => `${outcomeOfKey(`k_${m}`)} as o_${m}`).join(",\n    ")}
   from keys
 )
-select 'attempts' as section, cur, kind, o, start_error as code, count(*)::int as n,
+select 'attempts' as section, kind, o, start_error as code, count(*)::int as n,
     count(*) filter (where state = 'never_started')::bigint as x, null::bigint as y
-  from a group by cur, kind, o, start_error
+  from a group by kind, o, start_error
 union all
-select 'checkouts', cur,
+select 'checkouts',
     case ${METHODS.map((m) => `when grouping(o_${m}) = 0 then '${m}'`).join(" ")} else 'total' end,
     coalesce(${METHODS.map((m) => `o_${m}`).join(", ")}, o_total), null, count(*)::int, null, null
-  from k group by grouping sets ((cur, o_total), ${METHODS.map((m) => `(cur, o_${m})`).join(", ")})
+  from k group by grouping sets ((o_total), ${METHODS.map((m) => `(o_${m})`).join(", ")})
 union all
-select 'daily', true, 'total', width_bucket(first_at, $day_starts::timestamptz[]), null, count(*)::int, count(*) filter (where o_total < 3), null
-  from k where cur group by 4
+select 'daily', 'total', width_bucket(first_at, $day_starts::timestamptz[]), null, count(*)::int, count(*) filter (where o_total < 3), null
+  from k group by 3
 union all
-select 'time_to_pay', true, case when grouping(kind) = 1 then 'total' else kind end, null, null, count(*)::int,
+select 'time_to_pay', case when grouping(kind) = 1 then 'total' else kind end, null, null, count(*)::int,
     percentile_disc(0.5) within group (order by s), percentile_disc(0.9) within group (order by s)
   from (select kind, floor(date_part('epoch', coalesce(paid_at, created_at) - created_at) + 0.5)::bigint as s
-        from a where cur and state = 'paid') t
+        from a where state = 'paid') t
   group by grouping sets ((kind), ())
 `
+
+// The previous period needs conversion only (paid / started, per method and in total, per attempt
+// and per checkout), and paid is state = 'paid' whatever the order: no outcome, no key. A checkout
+// is one bit_or of a mask per attempt: bit 0..2 its method was used, bit 3..5 it was paid by it.
+const KIND_BIT = `case kind ${METHODS.map((m, i) => `when '${m}' then ${1 << i}`).join(" ")} else 0 end`
+const PREVIOUS = `
+select 'attempts' as section, kind, null::int as mask, count(*)::int as n, count(*) filter (where state = 'paid')::int as paid
+  from paylater_attempt where deleted_at is null and created_at >= $range_from and created_at < $range_to group by kind
+union all
+select 'checkouts', null, mask, count(*)::int, null from (
+  select bit_or(${KIND_BIT} * case when state = 'paid' then 9 else 1 end) as mask
+  from paylater_attempt where deleted_at is null and created_at >= $range_from and created_at < $range_to
+  group by coalesce(cart_id, payment_collection_id, session_id)
+) m group by mask
+`
+
+/** paid / started of the previous period, from PREVIOUS's rows. */
+function previousConversion(rows: Row[], kind: MethodKey): { checkouts: number | null; attempts: number | null } {
+  const attempts = rows.filter((r) => r.section === "attempts" && (kind === "total" || r.kind === kind))
+  const bit = kind === "total" ? (1 << METHODS.length) - 1 : 1 << METHODS.indexOf(kind)
+  // A checkout with attempts of no known method still counts in the total (mask 0 or 8..: none here by the ledger's kinds).
+  const checkouts = rows.filter((r) => r.section === "checkouts" && (kind === "total" || (r.mask & bit) !== 0))
+  return {
+    attempts: conversion({ started: attempts.reduce((s, r) => s + r.n, 0), paid: attempts.reduce((s, r) => s + r.paid, 0) }),
+    checkouts: conversion({
+      started: checkouts.reduce((s, r) => s + r.n, 0),
+      paid: checkouts.filter((r) => (r.mask & (bit << METHODS.length)) !== 0).reduce((s, r) => s + r.n, 0),
+    }),
+  }
+}
 
 // Payments by the day PayLater first said paid, their refunds sent by the period's end joined by
 // PayLater order (hash join on a small table), summed per method, per day and in total in one pass.
@@ -164,12 +194,10 @@ export function funnelQueries(input: { period: Period; previous: Period; now: Da
   const { period, previous, now } = input
   // The instant each day of the period starts (its local midnight): day n is the n-th bucket.
   const base = { from: period.from, to: period.to, day_starts: dayStarts(period) }
-  // The period and the one before it as two queries of the same text (rows before $from are the
-  // previous period's), which PostgreSQL runs at once on two connections: each has half the
-  // checkouts to group.
+  // The period and the one before it (its conversion only) as two queries PostgreSQL runs at once.
   return [
-    { name: "cohort", text: COHORT, params: { ...base, range_from: period.from, range_to: period.to, ...outcomeParams(now) } },
-    { name: "cohort_previous", text: COHORT, params: { ...base, range_from: previous.from, range_to: previous.to, ...outcomeParams(now) } },
+    { name: "cohort", text: COHORT, params: { ...base, ...outcomeParams(now) } },
+    { name: "previous", text: PREVIOUS, params: { range_from: previous.from, range_to: previous.to } },
     { name: "money", text: MONEY, params: base },
     { name: "refunds", text: REFUNDS, params: base },
   ]
@@ -178,10 +206,10 @@ export function funnelQueries(input: { period: Period; previous: Period; now: Da
 /** The report of definitions.ts computeFunnel, from the database. */
 export async function funnelFromSql(knex: Knex, input: { period: Period; previous: Period; now: Date }): Promise<FunnelReport> {
   const { period } = input
-  const [current, before, money, refunds] = await Promise.all(
+  const [cohort, before, money, refunds] = await Promise.all(
     funnelQueries(input).map((q) =>
-      q.name.startsWith("cohort")
-        ? // Its hash aggregate holds two periods' checkouts: more than PostgreSQL's default 4 MB, for this transaction only.
+      q.name === "cohort" || q.name === "previous"
+        ? // Their hash aggregates hold a period's checkouts: more than PostgreSQL's default 4 MB, for this transaction only.
           knex.transaction(async (trx) => {
             await trx.raw(`set local work_mem = '${COHORT_WORK_MEM}'`)
             return sql(trx, q.text, q.params)
@@ -189,12 +217,11 @@ export async function funnelFromSql(knex: Knex, input: { period: Period; previou
         : sql(knex, q.text, q.params)
     )
   )
-  const cohort = [...current, ...before]
   const keys: MethodKey[] = [...METHODS, "total"]
-  const counts = (section: string, cur: boolean, kind: MethodKey): Counts => {
+  const counts = (section: string, kind: MethodKey): Counts => {
     const c = emptyCounts()
     for (const r of cohort) {
-      if (r.section !== section || r.cur !== cur || r.o === null || (section === "checkouts" && r.kind !== kind)) continue
+      if (r.section !== section || r.o === null || (section === "checkouts" && r.kind !== kind)) continue
       if (section === "attempts" && kind !== "total" && r.kind !== kind) continue
       addOutcome(c, OUTCOMES[r.o as number], r.n)
     }
@@ -202,10 +229,10 @@ export async function funnelFromSql(knex: Knex, input: { period: Period; previou
   }
   const methods = {} as Record<MethodKey, MethodFunnel>
   for (const kind of keys) {
-    const checkouts = counts("checkouts", true, kind)
-    const attempts = counts("attempts", true, kind)
+    const checkouts = counts("checkouts", kind)
+    const attempts = counts("attempts", kind)
     const conv = { checkouts: conversion(checkouts), attempts: conversion(attempts) }
-    const prev = { checkouts: conversion(counts("checkouts", false, kind)), attempts: conversion(counts("attempts", false, kind)) }
+    const prev = previousConversion(before, kind)
     const ttp = cohort.find((r) => r.section === "time_to_pay" && r.kind === kind)
     const m = money.find((r) => r.kind === kind)
     // A refund whose attempt is unknown has no method: it counts in the total only.
@@ -224,8 +251,8 @@ export async function funnelFromSql(knex: Knex, input: { period: Period; previou
       refunds: { count: rf?.n ?? 0, amount: toTwoDecimals(rf?.amount ?? "0") },
     }
   }
-  const rtpRows = cohort.filter((r) => r.section === "attempts" && r.cur && r.kind === "request_to_pay")
-  const startErrors = cohort.filter((r) => r.section === "attempts" && r.cur && r.code !== null)
+  const rtpRows = cohort.filter((r) => r.section === "attempts" && r.kind === "request_to_pay")
+  const startErrors = cohort.filter((r) => r.section === "attempts" && r.code !== null)
   // Pushes: Requests to Pay PayLater accepted, so not the ones it refused to create (never started).
   const rtp = (o: Outcome) => rtpRows.filter((r) => OUTCOMES[r.o] === o).reduce((s, r) => s + r.n - Number(r.x), 0)
   const errorCounts = new Map<string, number>()
