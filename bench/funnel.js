@@ -66,16 +66,21 @@ async function timed(url, token) {
 
 /** Reads the CSV to the end, counting lines as they arrive, while sampling the server's RSS. */
 async function downloadCsv(url, token, pid) {
+  const t = performance.now()
   const before = rssMiB(pid)
   let peak = before
   let sampling = true
+  // (ms since the request, RSS): flat memory means the second half of the download peaks no higher
+  // than the first, whatever the number of rows.
+  const samples = []
   const sampler = (async () => {
     while (sampling) {
-      peak = Math.max(peak, rssMiB(pid))
+      const rss = rssMiB(pid)
+      peak = Math.max(peak, rss)
+      samples.push([performance.now() - t, rss])
       await sleep(20)
     }
   })()
-  const t = performance.now()
   const res = await fetch(url, { headers: { authorization: `Bearer ${token}` } })
   if (res.status !== 200) throw new Error(`${url}: ${res.status} ${await res.text()}`)
   let lines = 0
@@ -95,7 +100,16 @@ async function downloadCsv(url, token, pid) {
   const ms = performance.now() - t
   sampling = false
   await sampler
-  return { rows: lines - 1, ms, bytes, rssBefore: before, rssPeak: peak }
+  const peakOf = (xs) => xs.reduce((m, [, rss]) => Math.max(m, rss), before)
+  return {
+    rows: lines - 1,
+    ms,
+    bytes,
+    rssBefore: before,
+    rssPeak: peak,
+    rssPeakFirstHalf: peakOf(samples.filter(([at]) => at < ms / 2)),
+    rssPeakSecondHalf: peakOf(samples.filter(([at]) => at >= ms / 2)),
+  }
 }
 
 function scansOf(plan, out = []) {
@@ -174,7 +188,7 @@ async function main() {
     loadNow("csv")
     const csv = await downloadCsv(csvUrl, token, stack.medusaPid)
     const rowsPerS = csv.rows / (csv.ms / 1000)
-    console.log(`csv: ${csv.rows} rows, ${(csv.bytes / 1048576).toFixed(1)} MiB in ${(csv.ms / 1000).toFixed(2)} s = ${Math.round(rowsPerS)} rows/s; server RSS ${csv.rssBefore.toFixed(0)} -> peak ${csv.rssPeak.toFixed(0)} MiB`)
+    console.log(`csv: ${csv.rows} rows, ${(csv.bytes / 1048576).toFixed(1)} MiB in ${(csv.ms / 1000).toFixed(2)} s = ${Math.round(rowsPerS)} rows/s; server RSS ${csv.rssBefore.toFixed(0)} -> peak ${csv.rssPeak.toFixed(0)} MiB (first half of the download ${csv.rssPeakFirstHalf.toFixed(0)}, second half ${csv.rssPeakSecondHalf.toFixed(0)})`)
 
     const now = new Date()
     const period = presetPeriod("90d", now, zone)
@@ -205,6 +219,8 @@ async function main() {
       csv_rows_per_s: Math.round(rowsPerS),
       csv_rss_before_mib: r2(csv.rssBefore),
       csv_peak_rss_growth_mib: r2(growth),
+      csv_peak_rss_first_half_mib: r2(csv.rssPeakFirstHalf),
+      csv_peak_rss_second_half_mib: r2(csv.rssPeakSecondHalf),
       sequential_scans_of_attempts: seqScans,
       load_average: loads,
       details: { days: DAYS, checkouts: CHECKOUTS, refunds: history.refunds.length, other_rows: others, plans, machineAtStart: machine() },
