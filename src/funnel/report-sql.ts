@@ -189,17 +189,30 @@ from (
 group by grouping sets ((kind), ())
 `
 
-/** The funnel's queries with their values (also what bench/funnel.js EXPLAINs). */
-export function funnelQueries(input: { period: Period; previous: Period; now: Date }): Array<{ name: string; text: string; params: Record<string, unknown> }> {
+/**
+ * For the two queries over a period's checkouts, in their own transaction only: their hash
+ * aggregates hold a period's checkouts (more than PostgreSQL's default 4 MB of work_mem), and they
+ * read only IDX_paylater_attempt_cohort's columns, while around a quarter of the table (a 90-day
+ * period of a year's history) the planner's costs sometimes chose to read the whole table instead,
+ * rows several times wider than the index's, and took twice as long (bench/funnel.js, BENCHMARKS.md).
+ */
+const CHECKOUT_SETTINGS = [`set local work_mem = '${COHORT_WORK_MEM}'`, "set local enable_seqscan = off"]
+
+/** The funnel's queries with their values and settings (also what bench/funnel.js EXPLAINs). */
+export function funnelQueries(input: {
+  period: Period
+  previous: Period
+  now: Date
+}): Array<{ name: string; text: string; params: Record<string, unknown>; settings: string[] }> {
   const { period, previous, now } = input
   // The instant each day of the period starts (its local midnight): day n is the n-th bucket.
   const base = { from: period.from, to: period.to, day_starts: dayStarts(period) }
   // The period and the one before it (its conversion only) as two queries PostgreSQL runs at once.
   return [
-    { name: "cohort", text: COHORT, params: { ...base, ...outcomeParams(now) } },
-    { name: "previous", text: PREVIOUS, params: { range_from: previous.from, range_to: previous.to } },
-    { name: "money", text: MONEY, params: base },
-    { name: "refunds", text: REFUNDS, params: base },
+    { name: "cohort", text: COHORT, params: { ...base, ...outcomeParams(now) }, settings: CHECKOUT_SETTINGS },
+    { name: "previous", text: PREVIOUS, params: { range_from: previous.from, range_to: previous.to }, settings: CHECKOUT_SETTINGS },
+    { name: "money", text: MONEY, params: base, settings: [] },
+    { name: "refunds", text: REFUNDS, params: base, settings: [] },
   ]
 }
 
@@ -208,10 +221,9 @@ export async function funnelFromSql(knex: Knex, input: { period: Period; previou
   const { period } = input
   const [cohort, before, money, refunds] = await Promise.all(
     funnelQueries(input).map((q) =>
-      q.name === "cohort" || q.name === "previous"
-        ? // Their hash aggregates hold a period's checkouts: more than PostgreSQL's default 4 MB, for this transaction only.
-          knex.transaction(async (trx) => {
-            await trx.raw(`set local work_mem = '${COHORT_WORK_MEM}'`)
+      q.settings.length
+        ? knex.transaction(async (trx) => {
+            for (const setting of q.settings) await trx.raw(setting)
             return sql(trx, q.text, q.params)
           })
         : sql(knex, q.text, q.params)
