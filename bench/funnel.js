@@ -25,11 +25,13 @@
 //   BENCH_FUNNEL_DAYS=180 puts ~100,000 attempts in the 90-day period itself (and as many before it).
 //
 // The machine is shared: the load average (1 min) is printed and recorded as each phase starts.
+const fs = require("node:fs")
 const os = require("node:os")
+const path = require("node:path")
 const { Client } = require("pg")
 const { startStack } = require("./lib/stack")
 const { registerTs } = require("./lib/ts")
-const { rssMiB, sleep } = require("./lib/proc")
+const { cpuMs, rssMiB, sleep } = require("./lib/proc")
 const { bounded, percentile, round: r2, SMOKE } = require("./lib/stats")
 const { report, machine } = require("./lib/report")
 
@@ -113,6 +115,33 @@ async function downloadCsv(url, token, pid) {
   }
 }
 
+/**
+ * CPU time of the benchmark's embedded PostgreSQL, in ms: the postmaster, the children it has reaped
+ * (parallel workers, closed connections) and the live ones. A load average of 10 on 2 cores
+ * stretches wall times several times over; CPU time per request much less: together they say what a
+ * quiet machine would show. Null with an external database.
+ */
+function postgresCpuMs() {
+  if (process.env.DATABASE_URL || process.env.DB_HOST) return null
+  const dir = path.resolve(process.env.BENCH_PG_DIR || path.join(__dirname, "..", ".tmp", "bench-pg"))
+  const master = Number(fs.readFileSync(path.join(dir, "postmaster.pid"), "utf8").split("\n")[0])
+  const statOf = (pid) => {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8")
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+  }
+  const m = statOf(master)
+  let total = ((Number(m[11]) + Number(m[12]) + Number(m[13]) + Number(m[14])) * 1000) / 100
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue
+    try {
+      if (Number(statOf(entry)[1]) === master) total += cpuMs(Number(entry))
+    } catch {
+      // Gone since the listing: its time is in the postmaster's reaped children now.
+    }
+  }
+  return total
+}
+
 function scansOf(plan, out = []) {
   out.push({ node: plan["Node Type"], relation: plan["Relation Name"] ?? null, index: plan["Index Name"] ?? null, rows: plan["Actual Rows"], heap_fetches: plan["Heap Fetches"] })
   for (const child of plan.Plans ?? []) scansOf(child, out)
@@ -188,11 +217,15 @@ async function main() {
     for (let i = 0; i < WARMUP; i++) await timed(funnelUrl, token)
     const times = []
     let last = null
+    const cpu0 = { server: cpuMs(stack.medusaPid), pg: postgresCpuMs() }
     for (let i = 0; i < REQUESTS; i++) {
       const { ms, body } = await timed(funnelUrl, token)
       times.push(ms)
       last = JSON.parse(body)
     }
+    const serverCpu = (cpuMs(stack.medusaPid) - cpu0.server) / REQUESTS
+    const pgCpu = cpu0.pg === null ? null : (postgresCpuMs() - cpu0.pg) / REQUESTS
+    console.log(`funnel 90d CPU per request: server ${serverCpu.toFixed(1)} ms, PostgreSQL ${pgCpu === null ? "n/a" : `${pgCpu.toFixed(1)} ms`}`)
     const p50 = percentile(times, 50)
     const p95 = percentile(times, 95)
     console.log(`funnel 90d: ${REQUESTS} requests, p50 ${p50.toFixed(1)} ms, p95 ${p95.toFixed(1)} ms, max ${Math.max(...times).toFixed(1)} ms; started ${last.methods.total.attempts.started} attempts in the period`)
@@ -202,7 +235,12 @@ async function main() {
     const from = addDays(today, 1 - DAYS)
     const csvUrl = `${stack.backend}/admin/paylater/reports/payments/csv?period=custom&from=${from}&to=${today}`
     loadNow("csv")
+    const csvCpu0 = { server: cpuMs(stack.medusaPid), pg: postgresCpuMs() }
     const csv = await downloadCsv(csvUrl, token, stack.medusaPid)
+    const csvCpu = { server: cpuMs(stack.medusaPid) - csvCpu0.server, pg: csvCpu0.pg === null ? null : postgresCpuMs() - csvCpu0.pg }
+    // Rows per second of the server's and PostgreSQL's CPU time together: what a quiet machine's wall clock would approach.
+    const csvRowsPerCpuS = csv.rows / ((csvCpu.server + (csvCpu.pg ?? 0)) / 1000)
+    console.log(`csv CPU: server ${(csvCpu.server / 1000).toFixed(2)} s, PostgreSQL ${csvCpu.pg === null ? "n/a" : `${(csvCpu.pg / 1000).toFixed(2)} s`} = ${Math.round(csvRowsPerCpuS)} rows per CPU-second`)
     const rowsPerS = csv.rows / (csv.ms / 1000)
     console.log(`csv: ${csv.rows} rows, ${(csv.bytes / 1048576).toFixed(1)} MiB in ${(csv.ms / 1000).toFixed(2)} s = ${Math.round(rowsPerS)} rows/s; server RSS ${csv.rssBefore.toFixed(0)} -> peak ${csv.rssPeak.toFixed(0)} MiB (first half of the download ${csv.rssPeakFirstHalf.toFixed(0)}, second half ${csv.rssPeakSecondHalf.toFixed(0)})`)
 
@@ -229,10 +267,13 @@ async function main() {
       summary_p95_ms: r2(p95),
       summary_max_ms: r2(Math.max(...times)),
       summary_requests: REQUESTS,
+      summary_cpu_ms_per_request: { server: r2(serverCpu), postgres: pgCpu === null ? null : r2(pgCpu) },
       csv_rows: csv.rows,
       csv_bytes: csv.bytes,
       csv_seconds: r2(csv.ms / 1000),
       csv_rows_per_s: Math.round(rowsPerS),
+      csv_cpu_s: { server: r2(csvCpu.server / 1000), postgres: csvCpu.pg === null ? null : r2(csvCpu.pg / 1000) },
+      csv_rows_per_cpu_s: Math.round(csvRowsPerCpuS),
       csv_rss_before_mib: r2(csv.rssBefore),
       csv_peak_rss_growth_mib: r2(growth),
       csv_peak_rss_first_half_mib: r2(csv.rssPeakFirstHalf),
