@@ -8,7 +8,6 @@ import {
   emptyCounts,
   ERROR_CODES_SHOWN,
   isLookupRefusal,
-  LOOKUP_REFUSAL_CODES,
   METHODS,
   MONEY_REFUND_STATUSES,
   OUTCOMES,
@@ -25,7 +24,8 @@ import { daysOf, startOfDay, type Period } from "./period"
 export const dayStarts = (period: Period): Date[] => daysOf(period).map((d) => startOfDay(d, period.time_zone))
 
 /**
- * definitions.ts computed in PostgreSQL: three aggregate queries over the period's rows (indexes:
+ * definitions.ts computed in PostgreSQL: four aggregate queries run at once (the period's cohort,
+ * the previous period's conversion, the money, the refunds sent) over the periods' rows (indexes:
  * Migration20261126181000, Migration20261126220000), each reading its rows once; no row leaves the
  * database. A test holds the answer equal to computeFunnel over the same ledger
  * (integration-tests/http/paylater-reports.spec.ts).
@@ -45,11 +45,10 @@ export async function sql(knex: Knex, text: string, params: Record<string, unkno
   return result.rows
 }
 
-/** Enough for two periods' checkouts in one hash table (the aggregate spills to disk otherwise). */
+/** Enough for a period's checkouts in one hash table (the aggregate spills to disk otherwise). */
 const COHORT_WORK_MEM = "64MB"
 
 const MONEY_REFUNDS = `(${MONEY_REFUND_STATUSES.map((s) => `'${s}'`).join(", ")})`
-const LOOKUP_REFUSALS = `(${LOOKUP_REFUSAL_CODES.map((s) => `'${s}'`).join(", ")})`
 
 /** definitions.ts outcomeOf, in SQL, as the outcome's index in OUTCOMES (0 placed ... 6 open). */
 export const OUTCOME_INDEX_SQL = `case
