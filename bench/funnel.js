@@ -181,6 +181,7 @@ async function main() {
     const { seedHistory } = require("../integration-tests/helpers/funnel-history.ts")
     const { funnelQueries } = require("../src/funnel/report-sql.ts")
     const { paymentsQuery } = require("../src/funnel/payments-sql.ts")
+    const { CSV_BATCH } = require("../src/funnel/csv.ts")
     const { presetPeriod, previousPeriod, periodOf, addDays, dayOf } = require("../src/funnel/period.ts")
 
     const clean = async () => {
@@ -248,7 +249,7 @@ async function main() {
     const period = presetPeriod("90d", now, zone)
     const plans = {}
     for (const q of funnelQueries({ period, previous: previousPeriod(period), now })) plans[`funnel_${q.name}`] = await explain(db, q.text, q.params, q.settings)
-    const page = paymentsQuery({ period: periodOf(from, today, zone), now, limit: 2000 })
+    const page = paymentsQuery({ period: periodOf(from, today, zone), now, limit: CSV_BATCH })
     plans.csv_page = await explain(db, page.text, page.params)
     // The attempts, not the refunds: a period's refunds are joined by hashing the refund table (one
     // row per refund, a tenth of the attempts' size), which costs less than an index probe per payment.
