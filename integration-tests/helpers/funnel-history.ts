@@ -47,6 +47,7 @@ export interface AttemptInsert {
   last_status_code: number | null
   last_status_at: string | null
   last_status_signal: string | null
+  paid_at: string | null
   paylater_ref: string | null
   superseded_by: string | null
   session_gone_at: string | null
@@ -73,7 +74,11 @@ export interface RefundInsert {
 
 const MINUTE = 60_000
 const AWKWARD_REFS = ['PL-1001, "gift"', "مرجع-٢٠٢٦", 'line\nbreak "quoted"']
-const START_ERRORS = ["AMOUNT_OUT_OF_RANGE", "SHOPPER_NOT_FOUND", "INVALID_MOBILE", "UNAUTHORIZED"]
+// What the ledger's start_error holds for a create PayLater (or the plugin) refused: PayLater's error
+// codes, and the plugin's own for a Request to Pay refused before the push (the shopper look-up found
+// no account, or PayLater does not know the number).
+const START_ERRORS = ["AMOUNT_OUT_OF_RANGE", "VALIDATION", "INVALID_API_KEY", "MERCHANT_MISSING"]
+const RTP_START_ERRORS = ["paylater_not_eligible", "paylater_rtp_try_later", "paylater_not_eligible", "AMOUNT_OUT_OF_RANGE"]
 
 export function sampleHistory(opts: HistoryOptions): { attempts: AttemptInsert[]; refunds: RefundInsert[] } {
   const rnd = prng(opts.seed ?? 33)
@@ -110,6 +115,7 @@ export function sampleHistory(opts: HistoryOptions): { attempts: AttemptInsert[]
       last_status_code: null,
       last_status_at: null,
       last_status_signal: null,
+      paid_at: null,
       paylater_ref: null,
       superseded_by: null,
       session_gone_at: null,
@@ -125,7 +131,10 @@ export function sampleHistory(opts: HistoryOptions): { attempts: AttemptInsert[]
     let ref = `PL${String(Math.floor(rnd() * 1e9)).padStart(9, "0")}`
     if (opts.awkwardRefs && awkward < AWKWARD_REFS.length) ref = AWKWARD_REFS[awkward++]
     const orderId = placed ? orders.shift() ?? `order_${row.id}` : null
-    return { ...row, state: "paid", last_status_code: 2, last_status_at: iso(at), last_status_signal: "webhook", paylater_ref: ref, order_id: orderId, payment_id: placed ? `pay_${row.id}` : null }
+    // Some payments were asked about again later (an admin's check): their last status moved on,
+    // their paid time did not.
+    const asked = rnd() < 0.1 ? at + (1 + rnd() * 20 * 24 * 60) * MINUTE : at
+    return { ...row, state: "paid", last_status_code: 2, last_status_at: iso(Math.min(asked, end - MINUTE)), paid_at: iso(at), last_status_signal: "webhook", paylater_ref: ref, order_id: orderId, payment_id: placed ? `pay_${row.id}` : null }
   }
   const ended = (row: AttemptInsert, state: "declined" | "expired", at: number): AttemptInsert => ({
     ...row,
@@ -156,13 +165,13 @@ export function sampleHistory(opts: HistoryOptions): { attempts: AttemptInsert[]
     } else if (r < 0.76) rows = [ended(attempt(i, 0, kind, created, {}), "declined", created + wait)]
     else if (r < 0.87) rows = [ended(attempt(i, 0, kind, created, {}), "expired", created + 62 * MINUTE)]
     else if (r < 0.94) rows = [attempt(i, 0, kind, created, { session_gone_at: iso(created + wait) })]
-    else if (r < 0.97) rows = [attempt(i, 0, kind, created, { state: "never_started", start_error: pick(START_ERRORS) })]
+    else if (r < 0.97) rows = [attempt(i, 0, kind, created, { state: "never_started", start_error: pick(kind === "request_to_pay" ? RTP_START_ERRORS : START_ERRORS) })]
     else rows = [attempt(i, 0, kind, created, { start_error: "TIMEOUT" })]
     attempts.push(...rows)
 
     for (const row of rows) {
       if (row.state !== "paid" || rnd() >= 0.12) continue
-      const paidAt = Date.parse(row.last_status_at as string)
+      const paidAt = Date.parse(row.paid_at as string)
       const sent = Math.min(end - MINUTE, paidAt + (15 + rnd() * 20 * 24 * 60) * MINUTE)
       if (sent <= paidAt) continue
       const full = rnd() < 0.5
@@ -225,6 +234,7 @@ export async function readFunnelRows(knex: Knex): Promise<{ attempts: FunnelAtte
       state: x.state,
       created_at: new Date(x.created_at),
       last_status_at: date(x.last_status_at),
+      paid_at: date(x.paid_at),
       expires_at: date(x.expires_at),
       order_id: x.order_id,
       superseded_by: x.superseded_by,

@@ -8,6 +8,7 @@ import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import type { Knex } from "knex"
 import { computeFunnel, type FunnelReport } from "../../src/funnel/definitions"
 import { periodOf, presetPeriod, previousPeriod, type Period } from "../../src/funnel/period"
+import { ledgerModuleOf } from "../../src/modules/paylater-ledger/resolve"
 import { readFunnelRows, seedHistory } from "../helpers/funnel-history"
 import { integrationTestRunner } from "../helpers/runner"
 import { useSandbox } from "../helpers/sandbox"
@@ -83,6 +84,16 @@ integrationTestRunner({
         expect(report.methods.total.previous_conversion.checkouts).not.toBeNull()
         expect(report.errors.length).toBeGreaterThan(0)
         expect(report.daily).toHaveLength(90)
+        // Requests to Pay refused before a push (the shopper look-up, or a number PayLater does not
+        // know): counted apart from the pushes, from the attempts' start errors.
+        expect(report.request_to_pay.lookup_refusals).toBeGreaterThan(0)
+        const rows = await readFunnelRows(knex())
+        const since = presetPeriod("90d", new Date(), ZONE).from
+        expect(report.request_to_pay.lookup_refusals).toBe(
+          rows.attempts.filter((a) => a.kind === "request_to_pay" && a.created_at >= since && ["paylater_not_eligible", "paylater_rtp_try_later"].includes(a.start_error ?? "")).length
+        )
+        // Some payments were asked about again after they were paid: the history tests paid_at, not the last word.
+        expect(rows.attempts.some((a) => a.state === "paid" && a.paid_at!.getTime() !== a.last_status_at!.getTime())).toBe(true)
       }
     })
 
@@ -180,6 +191,33 @@ integrationTestRunner({
         expect(res.status).toBe(400)
         expect(res.data.message).toMatch(message)
       }
+    })
+
+    it("paid at is when PayLater first said paid: asking it again later moves the last word, not the payment", async () => {
+      const ledger = ledgerModuleOf(getContainer())!
+      const id = "payses_it_paid_at"
+      const created = new Date()
+      const paidAt = new Date(created.getTime() + 60_000)
+      const askedAgain = new Date(created.getTime() + 86_400_000)
+      await ledger.writeAhead({ paylater_order_id: id, kind: "link", session_id: id, amount: "333.00", currency_code: "QAR", expires_at: new Date(created.getTime() + 3600_000) })
+      await ledger.recordStatus(id, { code: 2, signal: "webhook", paylater_ref: "PL-PAID-AT", at: paidAt })
+      await ledger.recordStatus(id, { code: 2, signal: "admin", at: askedAgain })
+      const row = await ledger.findAttempt(id)
+      expect(new Date(row!.paid_at!).toISOString()).toBe(paidAt.toISOString())
+      expect(new Date(row!.last_status_at!).toISOString()).toBe(askedAgain.toISOString())
+
+      // The finance report lists it on the day it was paid, at that time; the day PayLater was asked again has no payment of it.
+      const today = (await get(`/admin/paylater/reports/payments?period=today&method=link&limit=200`)).data.payments
+      expect(today.find((p: { paylater_order_id: string }) => p.paylater_order_id === id)).toMatchObject({ paid_at: paidAt.toISOString(), amount: "333.00" })
+      const day = (d: Date) => new Intl.DateTimeFormat("en-CA", { timeZone: ZONE }).format(d)
+      if (day(askedAgain) !== day(paidAt)) {
+        const later = (await get(`/admin/paylater/reports/payments?period=custom&from=${day(askedAgain)}&to=${day(askedAgain)}&limit=200`)).data.payments
+        expect(later.map((p: { paylater_order_id: string }) => p.paylater_order_id)).not.toContain(id)
+      }
+      // The funnel (money, time to pay) is still the definitions' answer, which reads paid_at.
+      const { period, previous, generated_at, ...report } = (await get(`/admin/paylater/reports/funnel?period=today`)).data
+      expect(report).toEqual(await truth(presetPeriod("today", new Date(), ZONE)))
+      expect(report.methods.link.money.payments).toBeGreaterThan(0)
     })
 
     it("is for signed-in staff only", async () => {

@@ -24,6 +24,14 @@ export const PLACING_GRACE_MS = 10 * 60_000
 /** Refund attempts that moved money: PayLater accepted it, or an operator confirmed it did. */
 export const MONEY_REFUND_STATUSES = ["succeeded", "refunded"] as const
 export const ERROR_CODES_SHOWN = 5
+/**
+ * A Request to Pay refused before anything reached the shopper's phone because of who the shopper
+ * is: the shopper look-up found no PayLater account for the number and email, or too little
+ * spending room (`paylater_not_eligible`), or PayLater answered the push that it cannot deliver to
+ * the number (`paylater_rtp_try_later`, RTP-UPSTREAM-ERROR: a number it does not know). The ledger
+ * keeps them as the attempt's `start_error`.
+ */
+export const LOOKUP_REFUSAL_CODES = ["paylater_not_eligible", "paylater_rtp_try_later"] as const
 
 export const OUTCOMES = ["placed", "placing", "paid_without_order", "declined", "expired", "abandoned", "open"] as const
 /**
@@ -40,6 +48,7 @@ export const OUTCOMES = ["placed", "placing", "paid_without_order", "declined", 
 export type Outcome = (typeof OUTCOMES)[number]
 const PAID: ReadonlySet<Outcome> = new Set(["placed", "placing", "paid_without_order"])
 export const isPaidOutcome = (o: Outcome) => PAID.has(o)
+export const isLookupRefusal = (code: string | null) => !!code && (LOOKUP_REFUSAL_CODES as readonly string[]).includes(code)
 
 export interface FunnelAttempt {
   paylater_order_id: string
@@ -52,8 +61,10 @@ export interface FunnelAttempt {
   currency_code: string
   state: AttemptState
   created_at: Date
-  /** For a paid attempt: when PayLater said paid. */
+  /** PayLater's last word, whenever it was asked (moves each time). */
   last_status_at: Date | null
+  /** For a paid attempt: when PayLater first said paid (written once by the ledger). */
+  paid_at: Date | null
   expires_at: Date | null
   order_id: string | null
   superseded_by: string | null
@@ -77,8 +88,7 @@ export function outcomeOf(a: FunnelAttempt, now: Date): Outcome {
   switch (a.state) {
     case "paid": {
       if (a.order_id) return "placed"
-      const paidAt = (a.last_status_at ?? a.created_at).getTime()
-      return now.getTime() - paidAt < PLACING_GRACE_MS ? "placing" : "paid_without_order"
+      return now.getTime() - paidAtOf(a).getTime() < PLACING_GRACE_MS ? "placing" : "paid_without_order"
     }
     case "declined":
     case "never_started":
@@ -96,11 +106,18 @@ export function outcomeOf(a: FunnelAttempt, now: Date): Outcome {
 /**
  * A checkout's outcome from its attempts' outcomes: paid if any attempt was (placed before placing
  * before paid without order: one order settles the checkout, a second payment is the attempt
- * figures' business); otherwise its latest attempt's outcome.
+ * figures' business); otherwise its latest attempt's outcome. Two attempts created at the same
+ * instant (which one checkout's sequential starts never are) are ordered by their outcome, the one
+ * later in OUTCOMES counting as the latest: the SQL finds the latest with one integer key per
+ * attempt (creation, then outcome) so that a period's checkouts take one hash aggregate.
  */
-export function checkoutOutcomeOf(attempts: Array<{ outcome: Outcome; created_at: Date; paylater_order_id: string }>): Outcome {
+export function checkoutOutcomeOf(attempts: Array<{ outcome: Outcome; created_at: Date }>): Outcome {
   for (const o of ["placed", "placing", "paid_without_order"] as const) if (attempts.some((a) => a.outcome === o)) return o
-  const latest = [...attempts].sort(byCreation).at(-1)
+  let latest: { outcome: Outcome; created_at: Date } | null = null
+  for (const a of attempts) {
+    const t = a.created_at.getTime() - (latest?.created_at.getTime() ?? -Infinity)
+    if (t > 0 || (t === 0 && OUTCOMES.indexOf(a.outcome) > OUTCOMES.indexOf(latest!.outcome))) latest = a
+  }
   return latest ? latest.outcome : "open"
 }
 
@@ -172,7 +189,16 @@ export interface MoneyTotals {
 export interface FunnelReport {
   currency_code: "qar"
   methods: Record<MethodKey, MethodFunnel>
-  request_to_pay: { pushes_sent: number; approved: number; declined: number; expired: number; abandoned: number; open: number }
+  request_to_pay: {
+    pushes_sent: number
+    approved: number
+    declined: number
+    expired: number
+    abandoned: number
+    open: number
+    /** Requests to Pay of the period refused before a push (LOOKUP_REFUSAL_CODES); not in pushes_sent. */
+    lookup_refusals: number
+  }
   errors: Array<{ code: string; count: number }>
   daily: Array<{ date: string; paid: string; payments: number; started: number; converted: number; conversion: number | null }>
 }
@@ -180,8 +206,12 @@ export interface FunnelReport {
 const minor = (amount: string) => parseMinorUnits(toTwoDecimals(amount))
 const inRange = (at: Date | null, p: Pick<Period, "from" | "to">) => !!at && at >= p.from && at < p.to
 
-/** When PayLater said paid (the finance report's "paid at"). */
-export const paidAtOf = (a: FunnelAttempt): Date => a.last_status_at ?? a.created_at
+/**
+ * When PayLater said paid (the finance report's "paid at", the money's date, the end of the time to
+ * pay): `paid_at`, never the last status time, which moves each time PayLater is asked again.
+ * Every paid row has it (the ledger writes it, Migration20261126220000 filled the older ones).
+ */
+export const paidAtOf = (a: Pick<FunnelAttempt, "paid_at" | "created_at">): Date => a.paid_at ?? a.created_at
 
 /**
  * The whole report over a set of ledger rows (any superset of what the periods need: rows outside
@@ -244,6 +274,7 @@ export function computeFunnel(input: {
 
   const cohort = attempts.filter((a) => inRange(a.created_at, period))
   const rtp = cohort.filter((a) => a.kind === "request_to_pay" && a.state !== "never_started").map((a) => outcomeOf(a, now))
+  const lookupRefusals = cohort.filter((a) => a.kind === "request_to_pay" && isLookupRefusal(a.start_error)).length
   const errorCounts = new Map<string, number>()
   for (const a of cohort) if (a.start_error) errorCounts.set(a.start_error, (errorCounts.get(a.start_error) ?? 0) + 1)
 
@@ -275,6 +306,7 @@ export function computeFunnel(input: {
       expired: rtp.filter((o) => o === "expired").length,
       abandoned: rtp.filter((o) => o === "abandoned").length,
       open: rtp.filter((o) => o === "open").length,
+      lookup_refusals: lookupRefusals,
     },
     errors: [...errorCounts]
       .map(([code, count]) => ({ code, count }))

@@ -151,8 +151,19 @@ function cachedOffset(at: Date, zone: string): number {
 export function localTimestamp(at: Date, zone: string): string {
   const offset = cachedOffset(at, zone)
   const wall = new Date(Math.floor(at.getTime() / 1000) * 1000 + offset).toISOString().slice(0, 19)
-  const minutes = Math.round(offset / 60_000)
-  const abs = Math.abs(minutes)
-  const pad = (n: number) => String(n).padStart(2, "0")
-  return `${wall}${minutes < 0 ? "-" : "+"}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`
+  return `${wall}${offsetText(Math.round(offset / 60_000))}`
+}
+
+// A store has one or two offsets a year: one string each, not one per CSV row.
+const offsetTexts = new Map<number, string>()
+/** A UTC offset in minutes as ISO 8601 text: 180 → +03:00, -210 → -03:30. */
+export function offsetText(minutes: number): string {
+  let text = offsetTexts.get(minutes)
+  if (text === undefined) {
+    const abs = Math.abs(minutes)
+    const pad = (n: number) => String(n).padStart(2, "0")
+    text = `${minutes < 0 ? "-" : "+"}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`
+    if (offsetTexts.size < 1000) offsetTexts.set(minutes, text)
+  }
+  return text
 }

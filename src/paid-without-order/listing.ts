@@ -136,7 +136,7 @@ export async function flagPaidWithoutOrder(
     session_id: sessionId,
     provider_id: row.provider_id ?? payment.provider_id,
     amount: storedAmountText(row),
-    paid_at: new Date((row.last_status_at ?? payment.captured_at ?? payment.created_at ?? Date.now()) as string | Date),
+    paid_at: new Date((row.paid_at ?? row.last_status_at ?? payment.captured_at ?? payment.created_at ?? Date.now()) as string | Date),
     payment_id: row.payment_id ?? payment.id,
     payment_collection_id: collectionId,
     cart_id: owner.cart_id,

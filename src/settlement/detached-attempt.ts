@@ -105,7 +105,7 @@ async function listPaidDetached(container: MedusaContainer, row: AttemptRecord, 
     // No registration may refund it: listed for a person, never refunded automatically.
     unrouted: registration.ok ? null : registration.why,
     amount: storedAmountText(row),
-    paid_at: new Date(row.last_status_at ?? Date.now()),
+    paid_at: new Date(row.paid_at ?? row.last_status_at ?? Date.now()),
     payment_collection_id: row.payment_collection_id,
     cart_id: row.cart_id,
     order_id: row.order_id,

@@ -28,6 +28,7 @@ describe("the finance CSV's fields (RFC 4180)", () => {
       order_display_id: 12,
       method: "link",
       paid_at: "2026-11-10T20:30:00.000Z",
+      paid_at_local: "2026-11-10T23:30:00+03:00",
       amount: "350.00",
       refunded: "50.00",
       net: "300.00",
@@ -35,6 +36,6 @@ describe("the finance CSV's fields (RFC 4180)", () => {
       currency_code: "qar",
       mobile_number_masked: null,
     }
-    expect(paymentCsvLine(row, "Asia/Qatar")).toBe("payses_1,PL 7,12,link,2026-11-10T23:30:00+03:00,350.00,50.00,300.00,partially_refunded,QAR,\r\n")
+    expect(paymentCsvLine(row)).toBe("payses_1,PL 7,12,link,2026-11-10T23:30:00+03:00,350.00,50.00,300.00,partially_refunded,QAR,\r\n")
   })
 })

@@ -21,6 +21,7 @@ function attempt(over: Partial<FunnelAttempt> = {}): FunnelAttempt {
     state: "open",
     created_at: NOON,
     last_status_at: null,
+    paid_at: null,
     expires_at: min(60),
     order_id: null,
     superseded_by: null,
@@ -29,7 +30,7 @@ function attempt(over: Partial<FunnelAttempt> = {}): FunnelAttempt {
     ...over,
   }
 }
-const paid = (over: Partial<FunnelAttempt> = {}) => attempt({ state: "paid", last_status_at: min(3), order_id: "order_1", ...over })
+const paid = (over: Partial<FunnelAttempt> = {}) => attempt({ state: "paid", last_status_at: min(3), paid_at: min(3), order_id: "order_1", ...over })
 
 const nov10 = periodOf("2026-11-10", "2026-11-10", ZONE)
 const report = (attempts: FunnelAttempt[], refunds: FunnelRefund[] = [], period = nov10, now = NOW) =>
@@ -38,8 +39,8 @@ const report = (attempts: FunnelAttempt[], refunds: FunnelRefund[] = [], period 
 describe("an attempt's outcome", () => {
   it.each([
     ["paid with an order", paid(), "placed"],
-    ["paid, no order, just now", attempt({ state: "paid", last_status_at: min(0) }), "placing"],
-    ["paid, no order, long ago", attempt({ state: "paid", last_status_at: min(0) }), "paid_without_order"],
+    ["paid, no order, just now", attempt({ state: "paid", last_status_at: min(0), paid_at: min(0) }), "placing"],
+    ["paid, no order, long ago", attempt({ state: "paid", last_status_at: min(0), paid_at: min(0) }), "paid_without_order"],
     ["declined by PayLater", attempt({ state: "declined" }), "declined"],
     ["refused at creation", attempt({ state: "never_started", start_error: "AMOUNT_OUT_OF_RANGE" }), "declined"],
     ["expired by PayLater", attempt({ state: "expired" }), "expired"],
@@ -58,12 +59,56 @@ describe("an attempt's outcome", () => {
     expect(checkoutOutcomeOf([{ outcome: "expired", ...at(5) }, { outcome: "declined", ...at(1) }])).toBe("expired")
     expect(checkoutOutcomeOf([{ outcome: "paid_without_order", ...at(0) }, { outcome: "placed", ...at(1) }])).toBe("placed")
   })
+
+  it("two attempts of a checkout created at the same instant: the one later in OUTCOMES is the latest (as the SQL's key orders them)", () => {
+    expect(checkoutOutcomeOf([{ outcome: "open", created_at: min(1) }, { outcome: "declined", created_at: min(1) }])).toBe("open")
+    expect(checkoutOutcomeOf([{ outcome: "abandoned", created_at: min(1) }, { outcome: "expired", created_at: min(1) }])).toBe("abandoned")
+    expect(checkoutOutcomeOf([{ outcome: "open", created_at: min(1) }, { outcome: "declined", created_at: min(2) }])).toBe("declined")
+  })
+})
+
+describe("paid at: when PayLater first said paid, not its last word", () => {
+  // Paid at 12:03 on 10 November; PayLater asked again on the 12th (an admin's check): last_status_at moved.
+  const asked = paid({ paylater_order_id: "payses_asked", amount: "410.00", last_status_at: new Date("2026-11-12T08:00:00Z") })
+
+  it("counts the payment on the day it was paid, and its time to pay up to then", () => {
+    const r = report([asked])
+    expect(r.methods.total.money).toEqual({ payments: 1, paid: "410.00", refunded: "0.00", net: "410.00" })
+    expect(r.methods.total.time_to_pay).toEqual({ median_s: 180, p90_s: 180 })
+    expect(r.daily[0]).toMatchObject({ date: "2026-11-10", payments: 1, paid: "410.00" })
+    expect(report([asked], [], periodOf("2026-11-12", "2026-11-12", ZONE)).methods.total.money.payments).toBe(0)
+  })
+
+  it("an order not yet placed is being placed for 10 minutes after the payment, however recently PayLater was asked", () => {
+    const row = attempt({ state: "paid", paid_at: min(0), last_status_at: min(30) })
+    expect(outcomeOf(row, min(9))).toBe("placing")
+    expect(outcomeOf(row, min(11))).toBe("paid_without_order")
+  })
+})
+
+describe("Request to Pay look-up refusals", () => {
+  it("counts the Requests to Pay refused before a push for who the shopper is, apart from the pushes", () => {
+    const rtp = (over: Partial<FunnelAttempt>) => attempt({ kind: "request_to_pay", ...over })
+    const r = report([
+      rtp({ state: "never_started", start_error: "paylater_not_eligible" }),
+      rtp({ state: "never_started", start_error: "paylater_rtp_try_later" }),
+      rtp({ state: "never_started", start_error: "AMOUNT_OUT_OF_RANGE" }),
+      // A link refused for the shopper is not a Request to Pay's.
+      attempt({ state: "never_started", start_error: "paylater_not_eligible" }),
+      rtp({ state: "declined" }),
+      paid({ kind: "request_to_pay" }),
+    ])
+    expect(r.request_to_pay).toEqual({ pushes_sent: 2, approved: 1, declined: 1, expired: 0, abandoned: 0, open: 0, lookup_refusals: 2 })
+    // They are attempts that were refused: declined in the funnel, and listed among the errors.
+    expect(r.methods.request_to_pay.attempts).toMatchObject({ started: 5, declined: 4, paid: 1 })
+    expect(r.errors).toEqual(expect.arrayContaining([{ code: "paylater_not_eligible", count: 2 }, { code: "paylater_rtp_try_later", count: 1 }]))
+  })
 })
 
 describe("the funnel over the issue's edge cases", () => {
   it("a declined Request to Pay then a paid link: one paid checkout, one declined attempt, each method seen on its own", () => {
     const rtp = attempt({ kind: "request_to_pay", cart_id: "cart_a", state: "declined", last_status_at: min(2), superseded_by: "link" })
-    const link = paid({ cart_id: "cart_a", created_at: min(4), last_status_at: min(9), amount: "250.50" })
+    const link = paid({ cart_id: "cart_a", created_at: min(4), last_status_at: min(9), paid_at: min(9), amount: "250.50" })
     const r = report([rtp, link])
     expect(r.methods.total.checkouts).toMatchObject({ started: 1, paid: 1, placed: 1, declined: 0 })
     expect(r.methods.total.attempts).toMatchObject({ started: 2, paid: 1, placed: 1, declined: 1 })
@@ -77,7 +122,7 @@ describe("the funnel over the issue's edge cases", () => {
 
   it("a checkout paid twice: one paid checkout, two paid attempts, the second one's money without an order", () => {
     const first = paid({ cart_id: "cart_b", paylater_order_id: "payses_b" })
-    const second = attempt({ cart_id: "cart_b", paylater_order_id: "payses_b-2", state: "paid", created_at: min(1), last_status_at: min(4) })
+    const second = attempt({ cart_id: "cart_b", paylater_order_id: "payses_b-2", state: "paid", created_at: min(1), last_status_at: min(4), paid_at: min(4) })
     const r = report([first, second])
     expect(r.methods.total.checkouts).toMatchObject({ started: 1, paid: 1, placed: 1, paid_without_order: 0 })
     expect(r.methods.total.attempts).toMatchObject({ started: 2, paid: 2, placed: 1, paid_without_order: 1 })
@@ -108,8 +153,8 @@ describe("the funnel over the issue's edge cases", () => {
   })
 
   it("days are the store's: 23:30 in Doha is that day, 00:30 the next, whatever UTC says", () => {
-    const late = paid({ created_at: new Date("2026-11-10T20:30:00Z"), last_status_at: new Date("2026-11-10T20:31:00Z") }) // 23:30 Doha
-    const early = paid({ created_at: new Date("2026-11-10T21:30:00Z"), last_status_at: new Date("2026-11-10T21:31:00Z") }) // 00:30 Doha, 11-11
+    const late = paid({ created_at: new Date("2026-11-10T20:30:00Z"), last_status_at: new Date("2026-11-10T20:31:00Z"), paid_at: new Date("2026-11-10T20:31:00Z") }) // 23:30 Doha
+    const early = paid({ created_at: new Date("2026-11-10T21:30:00Z"), last_status_at: new Date("2026-11-10T21:31:00Z"), paid_at: new Date("2026-11-10T21:31:00Z") }) // 00:30 Doha, 11-11
     const r = report([late, early], [], periodOf("2026-11-10", "2026-11-11", ZONE))
     expect(r.daily.map((d) => [d.date, d.started, d.payments])).toEqual([
       ["2026-11-10", 1, 1],

@@ -40,3 +40,10 @@ describe("a CSV's local time", () => {
     expect(localTimestamp(new Date("2026-11-10T12:00:00Z"), "America/St_Johns")).toBe("2026-11-10T08:30:00-03:30")
   })
 })
+
+describe("a UTC offset as text", () => {
+  it("is sign, hours and minutes (what the CSV appends to the zone's wall clock from PostgreSQL)", () => {
+    const { offsetText } = require("../period") as typeof import("../period")
+    expect([180, 0, -210, 345, -600].map(offsetText)).toEqual(["+03:00", "+00:00", "-03:30", "+05:45", "-10:00"])
+  })
+})

@@ -64,6 +64,8 @@ export interface AttemptRecord {
   last_status_code: number | null
   last_status_at: Date | string | null
   last_status_signal: string | null
+  /** When PayLater first said paid (written once); null until then. */
+  paid_at?: Date | string | null
   paylater_ref: string | null
   superseded_by: string | null
   session_gone_at: Date | string | null

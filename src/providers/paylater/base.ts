@@ -585,7 +585,11 @@ export abstract class PayLaterBaseProvider extends AbstractPaymentProvider<PayLa
 }
 
 function codeOf(error: unknown): string {
-  return isPayLaterError(error) ? error.code : error instanceof MedusaError ? error.type : "UNKNOWN"
+  if (isPayLaterError(error)) return error.code
+  // The plugin's own refusals carry a code of their own (paylater_not_eligible, paylater_rtp_try_later,
+  // ...): kept rather than the generic type, so the funnel can tell a look-up refusal from the rest.
+  if (error instanceof MedusaError) return (error as MedusaError & { code?: string }).code || error.type
+  return "UNKNOWN"
 }
 
 /** "payses_1-3" → 3; the bare session id is attempt 1. */

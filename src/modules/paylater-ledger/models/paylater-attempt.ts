@@ -36,6 +36,12 @@ export const PayLaterAttempt = model
     last_status_code: model.number().nullable(),
     last_status_at: model.dateTime().nullable(),
     last_status_signal: model.text().nullable(),
+    /**
+     * When PayLater first said paid: written once, by the update that turns the row paid, never
+     * changed after (last_status_at moves each time PayLater is asked again). The finance report's
+     * "paid at" and the funnel's time to pay.
+     */
+    paid_at: model.dateTime().nullable(),
     /** PayLater's own reference (payLaterOrderId), once it gave one. */
     paylater_ref: model.text().nullable(),
     /** The PayLater order id of the attempt that replaced this one (the old one stays payable). */
@@ -72,7 +78,8 @@ export const PayLaterAttempt = model
     { on: ["payment_collection_id"] },
     { on: ["next_ask_at"] },
     // The funnel's cohort (attempts created in a period) and the finance report's payments (paid in
-    // a period, paged in that order): src/funnel/report-sql.ts.
-    { name: "IDX_paylater_attempt_created_at", on: ["created_at"] },
-    { name: "IDX_paylater_attempt_paid_at", on: ["last_status_at", "id"], where: "state = 'paid' AND deleted_at IS NULL" },
+    // a period, paged in that order): src/funnel/report-sql.ts. Both also carry (INCLUDE) the
+    // columns their queries read, which a model cannot declare: Migration20261126220000.
+    { name: "IDX_paylater_attempt_cohort", on: ["created_at"], where: "deleted_at IS NULL" },
+    { name: "IDX_paylater_attempt_paid_at", on: ["paid_at", "id"], where: "state = 'paid' AND deleted_at IS NULL" },
   ])

@@ -233,9 +233,24 @@ export class Attempts extends PayLaterTables implements AttemptLedger {
     const row = found as unknown as AttemptRecord | undefined
     if (!row) return null
     const state: AttemptState = nextState({ state: row.state, expires_at: row.expires_at }, event, now)
-    const update = { ...changes(row), ...(state !== row.state ? { state } : {}) }
+    const update = { ...changes(row), ...(state !== row.state ? { state } : {}), ...paidAtUpdate(row, state, now) }
     if (!Object.keys(update).length) return row
     const [updated] = await this.updatePayLaterAttempts([{ id: row.id, ...update }], sharedContext)
     return updated as unknown as AttemptRecord
   }
+}
+
+/**
+ * `paid_at` is written once: by the update that turns the row paid. A row another version of the
+ * plugin turned paid without it (written between the column's migration and this code running) gets
+ * its last status time before this update, the closest record of when PayLater first said so.
+ */
+export function paidAtUpdate(
+  row: Pick<AttemptRecord, "state" | "paid_at" | "last_status_at">,
+  next: AttemptState,
+  now: Date
+): { paid_at?: Date } {
+  if (next !== "paid" || row.paid_at) return {}
+  if (row.state !== "paid") return { paid_at: now }
+  return { paid_at: row.last_status_at ? new Date(row.last_status_at) : now }
 }

@@ -127,6 +127,14 @@ describe("Request to Pay: initiatePayment", () => {
     expect(error.code).toBe("paylater_rtp_try_later")
     expect(error.message).toMatch(/try again/)
     expect(fake.rtps).toHaveLength(1)
+
+  })
+
+  it("records the refusal on the attempt by its own code (the funnel counts it as a look-up refusal), not as the generic type", async () => {
+    const { provider, fake, ledger } = makeRtpProvider()
+    fake.rtpAnswers.push(new PayLaterError("UPSTREAM_UNAVAILABLE", "later", { httpStatus: 404, retryable: true }))
+    await provider.initiatePayment(input("51118021")).catch(() => undefined)
+    expect(ledger.rows.map((r) => [r.state, r.start_error])).toEqual([["never_started", "paylater_rtp_try_later"]])
   })
 
   it("after a timeout, keeps a request PayLater did receive (status 1) and pushes nothing more", async () => {
@@ -232,5 +240,11 @@ describe("Request to Pay through the store API (the route's facts in request-con
     expect(error).toBeInstanceOf(MedusaError)
     expect(error).toMatchObject({ type: MedusaError.Types.NOT_ALLOWED, code: "paylater_not_eligible" })
     expect(fake.rtps).toHaveLength(0)
+  })
+
+  it("records such a refusal on the attempt as paylater_not_eligible", async () => {
+    const { provider, ledger } = makeRtpProvider()
+    await withStoreStart("pay_col_1", { matched_mobile: null }, () => provider.initiatePayment(input("51118021"))).catch(() => undefined)
+    expect(ledger.rows.map((r) => [r.state, r.start_error])).toEqual([["never_started", "paylater_not_eligible"]])
   })
 })
