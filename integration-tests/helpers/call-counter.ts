@@ -1,8 +1,9 @@
 /**
  * Counts the calls a piece of work makes on a live app's modules: ledger reads (the plugin's
- * module), Medusa payment-session reads and locks taken. Only outermost calls count (a service
+ * module), Medusa payment-session reads and locks taken. Only outermost reads count (a service
  * method calling another of its own methods is one read), so the numbers are what the code under
- * test asked for, not how a module implements it.
+ * test asked for, not how a module implements it. Every lock counts, nested ones too: the work a
+ * lock runs takes the next one from inside it, and the locking module never calls itself.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { Modules } from "@medusajs/framework/utils"
@@ -31,19 +32,20 @@ function methodNames(service: AnyService): string[] {
   return [...names].filter((n) => typeof service[n] === "function")
 }
 
-function wrap(service: AnyService, pattern: RegExp, sink: string[]): () => void {
+function wrap(service: AnyService, pattern: RegExp, sink: string[], options: { nested?: boolean } = {}): () => void {
   const restore: Array<() => void> = []
   let depth = 0
   for (const name of methodNames(service).filter((n) => pattern.test(n))) {
     const original = service[name] as (...a: unknown[]) => unknown
     const own = Object.prototype.hasOwnProperty.call(service, name)
     service[name] = async function (this: unknown, ...args: unknown[]) {
-      if (depth === 0) sink.push(name)
-      depth++
+      // A lock is named by its key, so a failing budget says which lock was one too many.
+      if (depth === 0 || options.nested) sink.push(options.nested ? `${name} ${String(args[0])}` : name)
+      if (!options.nested) depth++
       try {
         return await original.apply(service, args)
       } finally {
-        depth--
+        if (!options.nested) depth--
       }
     }
     restore.push(() => {
@@ -60,7 +62,7 @@ export async function countCalls<T>(container: MedusaContainer, work: () => Prom
   const undo = [
     wrap(container.resolve(PAYLATER_LEDGER_MODULE) as AnyService, LEDGER_READ, counts.ledgerReads),
     wrap(container.resolve(Modules.PAYMENT) as unknown as AnyService, SESSION_READ, counts.sessionReads),
-    wrap(container.resolve(Modules.LOCKING) as unknown as AnyService, LOCK, counts.locks),
+    wrap(container.resolve(Modules.LOCKING) as unknown as AnyService, LOCK, counts.locks, { nested: true }),
   ]
   try {
     return { result: await work(), counts }

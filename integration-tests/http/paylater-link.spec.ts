@@ -369,6 +369,17 @@ integrationTestRunner({
         expect(await ledger(cart.id)).toMatchObject({ orders: 1, payments: 1, captures: 1 })
       })
 
+      it("settles a new paid notification in one pass: ledger reads, session reads and locks counted (issue 31 budget)", async () => {
+        const { cart, session } = await checkout()
+        paylater().setWebhookUrl(null)
+        await paylater().approveLink(session.id)
+        // The deferred half of PayLater's first notification, as the subscriber runs it.
+        const { result, counts } = await countCalls(getContainer(), () => settleNotification(getContainer(), signed(session.id, "success")))
+        expect(result?.outcome).toBe("paid")
+        console.log(`new paid notification: ${JSON.stringify(counts)}`)
+        expect(await ledger(cart.id)).toMatchObject({ orders: 1, payments: 1, captures: 1 })
+      })
+
       it("does not let a late failed or pending notification undo a success", async () => {
         paylater().setWebhookUrl(null)
         const { cart, session } = await pay()
