@@ -11,11 +11,12 @@ import { recordOrderOwner, whoseMoney } from "../medusa-records/order-owner"
 import { heldByNoOrder } from "../modules/paylater-ledger/whose-money"
 import { settleDetachedAttempt } from "./detached-attempt"
 import { recordedPaymentOf } from "../paid-without-order/listing"
-import { readPayLaterSession, type PayLaterSessionContext } from "../medusa-records/session"
+import { currentAttemptOf, readPayLaterSession, type PayLaterSessionContext } from "../medusa-records/session"
 import { collectionHoldsNoPayment } from "../medusa-records/owners"
 import { authorizeUnderLock, rereadSessionRow, takeStatusSlot } from "./medusa-effects"
 import { collectStatusAnswer } from "../process-wide/status-answer"
-import { askPayLaterNow, holdsOrderMoney, type AttemptSignal } from "../modules/paylater-ledger/attempt-state"
+import { holdsOrderMoney, type AttemptSignal } from "../modules/paylater-ledger/attempt-state"
+import { settlementStep, type SettlementStep } from "../modules/paylater-ledger/settlement-step"
 
 /** Who is asking: every PayLater signal settles through settlePayLaterSession (Medusa's own "checkout" checks do not). */
 type SettlementSignal = Exclude<AttemptSignal, "checkout">
@@ -97,8 +98,8 @@ export interface PayLaterPaymentSettledData {
   order_id: string | null
 }
 
-/** Medusa recorded the payment (only PayLater's success does that). */
-function isPaid(context: PayLaterSessionContext): boolean {
+/** Medusa recorded the payment (only PayLater's success does that): its record, never the attempt's state. */
+function medusaRecorded(context: PayLaterSessionContext): boolean {
   return context.session_status === "authorized" || context.session_status === "captured"
 }
 
@@ -116,43 +117,6 @@ function fromRecord(session: PayLaterSessionContext, asked: boolean, changed = f
   }
 }
 
-/**
- * Settled without asking PayLater, by the one asking rule (attempt-state.ts askPayLaterNow):
- * already paid with its order (a repeat), a notification's pending/failed, an end PayLater
- * confirmed. Null when PayLater must be asked or a paid attempt still needs Medusa's record and
- * its order.
- */
-async function settledWithoutAsking(
-  container: MedusaContainer,
-  session: PayLaterSessionContext,
-  input: SettleInput
-): Promise<SettlementResult | null> {
-  if (isPaid(session)) {
-    if (session.cart_id && !session.order_id) {
-      return null
-    }
-    if (session.for_order && session.order_id) {
-      // Heals a point-of-sale payment settled before its order transaction was recorded.
-      await recordOrderCaptures(container, session.session_id, session.order_id)
-    }
-    return { outcome: "paid", order_id: session.order_id, session, asked: false, changed: false }
-  }
-  const row = session.attempt
-  if (row?.state === "paid" && input.reported !== "pending" && input.reported !== "failed") {
-    // PayLater said paid (the provider recorded it) but Medusa has not recorded the payment yet.
-    // (A notification's pending/failed is taken at its word; reconciliation heals this row.)
-    return null
-  }
-  if (row ? askPayLaterNow(row, { signal: input.signal, reported: input.reported }, new Date()) : input.reported === "success") {
-    return null
-  }
-  const recorded = fromRecord(session, false)
-  // A notification's `failed` is its own answer to the caller; the row moves only on PayLater's status.
-  return input.reported === "failed" && recorded.outcome !== "failed"
-    ? { outcome: "failed", reason: "declined", session, asked: false, changed: false }
-    : recorded
-}
-
 /** The interval's slot to ask PayLater, waited for when the caller wants that. */
 async function statusSlot(container: MedusaContainer, sessionId: string, input: SettleInput): Promise<boolean> {
   const seconds = input.throttle_seconds!
@@ -164,8 +128,11 @@ async function statusSlot(container: MedusaContainer, sessionId: string, input: 
   }
 }
 
-/** Asks PayLater once (through the provider) and applies the one transition its answer calls for. */
-async function askAndApply(
+/**
+ * The steps that act on Medusa: asks PayLater once (through the provider) unless Medusa recorded
+ * the payment already, and applies the one transition its answer calls for, completing a paid cart.
+ */
+async function authorizeAndComplete(
   container: MedusaContainer,
   session: PayLaterSessionContext,
   input: SettleInput
@@ -173,31 +140,33 @@ async function askAndApply(
   let current = session
   let asked = false
   let changed = false
-  if (!isPaid(current)) {
+  if (!medusaRecorded(current)) {
     if (input.throttle_seconds && !(await statusSlot(container, current.session_id, input))) {
       return fromRecord(current, false)
     }
     // PayLater is asked once, by the provider inside Medusa's authorization; its answer comes back as a value.
     const { result: authorized, answer } = await collectStatusAnswer(() => authorizeUnderLock(container, current, input.signal))
     asked = answer !== null
-    current = await rereadSessionRow(container, authorized ? { ...current, session_status: "authorized" } : current)
-    if (!authorized && current.session_gone && current.attempt) {
-      // Deleted while this settlement waited for the cart lock: another session of the cart (a
-      // double submit) was paid first. This attempt is settled from its row and, if paid, listed.
-      // The interval's status slot is already this settlement's: the row's question goes unthrottled.
-      return settleDetachedAttempt(container, current.attempt, { ...input, throttle_seconds: undefined })
-    }
     if (!authorized) {
+      current = await rereadSessionRow(container, current)
+      if (current.session_gone && current.attempt) {
+        // Deleted while this settlement waited for the cart lock: another session of the cart (a
+        // double submit) was paid first. This attempt is settled from its row and, if paid, listed.
+        // The interval's status slot is already this settlement's: the row's question goes unthrottled.
+        return settleDetachedAttempt(container, current.attempt, { ...input, throttle_seconds: undefined })
+      }
       // The provider recorded PayLater's answer in the ledger even though Medusa refused to authorize.
       const answered = answer?.answered === true
       const result = fromRecord(current, asked, answered && current.session_status !== session.session_status)
       return answered || result.outcome !== "pending" || !asked ? result : { outcome: "unavailable", session: current, asked, changed: false }
     }
     changed = true
-    if (current.attempt) {
-      // Refunds name the Medusa payment from here on (the provider reads no Medusa record).
-      await ledgerModuleOf(container)?.linkAttempt(current.attempt.paylater_order_id, { payment_id: authorized.payment_id })
-    }
+    // The row as PayLater's answer left it; read again only when Medusa had recorded the payment
+    // before our lock (its own completion authorized it) and so the provider was not asked.
+    const attempt = answer?.attempt ?? (await currentAttemptOf(container, current.session_id)) ?? current.attempt
+    current = { ...current, session_status: "authorized", attempt }
+    // Refunds name the Medusa payment from here on (the provider reads no Medusa record).
+    await linkAttempt(container, current, authorized.payment_id)
   }
   if (current.order_id) {
     // The order exists already (point of sale, or a completion that stopped before its payment): the capture goes onto it.
@@ -209,7 +178,7 @@ async function askAndApply(
   }
   const completion = await completeUnlessRefunded(container, current)
   if (completion.order_id !== null) {
-    await listIfExtra(container, current, input)
+    await listIfExtra(container, current, input, completion.held_by)
     return { outcome: "paid", order_id: completion.order_id, session: { ...current, order_id: completion.order_id }, asked, changed: true }
   }
   if (completion.tried) {
@@ -254,18 +223,21 @@ export async function settlePayLaterSession(container: MedusaContainer, input: S
   return result
 }
 
-/** Where the attempt belongs in Medusa, written on its row once settlement has seen it. */
-async function linkAttempt(container: MedusaContainer, context: PayLaterSessionContext): Promise<void> {
+/**
+ * Where the attempt belongs in Medusa, written on its row once settlement has seen it; `paymentId`:
+ * the payment this settlement just had Medusa record.
+ */
+async function linkAttempt(container: MedusaContainer, context: PayLaterSessionContext, paymentId?: string): Promise<void> {
   const row = context.attempt
   if (!row) return
-  const paid = context.session_status === "authorized" || context.session_status === "captured"
   const links = {
     provider_id: context.provider_id,
     payment_collection_id: context.payment_collection_id,
     cart_id: context.cart_id,
     kind: context.for_order ? "point_of_sale" : row.kind,
-    // Paid through Medusa's own completion (the storefront's): the payment it recorded.
-    payment_id: paid && !row.payment_id ? ((await recordedPaymentOf(container, context.session_id))?.id ?? null) : null,
+    // Otherwise, paid through Medusa's own completion (the storefront's): the payment it recorded.
+    payment_id:
+      paymentId ?? (medusaRecorded(context) && !row.payment_id ? ((await recordedPaymentOf(container, context.session_id))?.id ?? null) : null),
   }
   if (Object.entries(links).some(([key, value]) => value && (row as unknown as Record<string, unknown>)[key] !== value)) {
     await ledgerModuleOf(container)?.linkAttempt(row.paylater_order_id, links)
@@ -286,7 +258,7 @@ async function announce(
  * settling it right now); any error inside the critical section, or from the locking module itself,
  * propagates, so the event bus retries the notification and nothing is reported as pending.
  */
-async function underLock<T>(container: MedusaContainer, key: string, seconds: number, busy: () => T, work: () => Promise<T>): Promise<T> {
+async function underLock<T>(container: MedusaContainer, key: string, seconds: number, busy: () => T | Promise<T>, work: () => Promise<T>): Promise<T> {
   let entered = false
   try {
     return await container.resolve(Modules.LOCKING).execute(
@@ -318,7 +290,7 @@ async function settleForPlacedCart(container: MedusaContainer, context: PayLater
   if (!row.order_id && !context.session_gone && (await collectionHoldsNoPayment(container, context.payment_collection_id))) {
     // Medusa's completion placed the order and died before recording any payment (fault campaign):
     // this live session's payment is the order's, authorized and captured onto it.
-    return askAndApply(container, context, input)
+    return authorizeAndComplete(container, context, input)
   }
   const owner = await whoseMoney(container, row)
   if (owner.owner === "this_order" || owner.owner === "cannot_tell") {
@@ -334,8 +306,16 @@ async function settleForPlacedCart(container: MedusaContainer, context: PayLater
  * completed with another method meanwhile) the order is held by another payment and this one is
  * extra: listed, never left silent.
  */
-async function listIfExtra(container: MedusaContainer, context: PayLaterSessionContext, input: SettleInput): Promise<void> {
-  const row = context.attempt && (await ledgerModuleOf(container)?.findAttempt(context.attempt.paylater_order_id))
+async function listIfExtra(
+  container: MedusaContainer,
+  context: PayLaterSessionContext,
+  input: SettleInput,
+  heldBy: AttemptRecord | null | undefined
+): Promise<void> {
+  const mine = context.attempt?.paylater_order_id
+  // Completion recorded this very attempt as the order's: nothing more to ask.
+  if (mine && heldBy?.paylater_order_id === mine && holdsOrderMoney(heldBy)) return
+  const row = mine && (await ledgerModuleOf(container)?.findAttempt(mine))
   if (!row) return
   const owner = await whoseMoney(container, row)
   if (heldByNoOrder(owner)) {
@@ -343,54 +323,96 @@ async function listIfExtra(container: MedusaContainer, context: PayLaterSessionC
   }
 }
 
+/** What settlement reads, once, under its lock: the session with its current row, and a gone session's latest row. */
+interface SettlementRead {
+  session: PayLaterSessionContext | null
+  latest_of_gone_session: AttemptRecord | null
+}
+
+async function readSettlement(container: MedusaContainer, input: SettleInput): Promise<SettlementRead> {
+  const session = await readPayLaterSession(container, input.session_id)
+  const latest = !session && !input.paylater_order_id ? await currentAttemptOf(container, input.session_id) : null
+  return { session, latest_of_gone_session: latest }
+}
+
+function stepOf(named: AttemptRecord | null, read: SettlementRead, input: SettleInput): SettlementStep {
+  const session = read.session
+  return settlementStep(
+    {
+      named_order_id: input.paylater_order_id,
+      named,
+      session: session && { medusa_recorded: medusaRecorded(session), cart_id: session.cart_id, order_id: session.order_id, for_order: session.for_order, attempt: session.attempt },
+      latest_of_gone_session: read.latest_of_gone_session,
+    },
+    input,
+    new Date()
+  )
+}
+
+/** Does what the decider said, and answers with what it did. */
+async function act(container: MedusaContainer, step: SettlementStep, named: AttemptRecord | null, read: SettlementRead, input: SettleInput): Promise<SettlementResult> {
+  const session = read.session
+  switch (step.step) {
+    case "already_placed":
+      return { outcome: "already_placed", session: null, attempt: named!, order_id: named!.order_id!, asked: false, changed: false }
+    case "settle_detached":
+      return settleDetachedAttempt(container, step.attempt === "named" ? named! : read.latest_of_gone_session!, input)
+    case "unknown_session":
+      return { outcome: "unknown_session", session: null, asked: false, changed: false }
+  }
+  const live = session!
+  // Written before anything is authorized: a process killed after Medusa recorded the payment
+  // leaves a row that already names its collection and cart.
+  await linkAttempt(container, live)
+  switch (step.step) {
+    case "record_in_medusa":
+    case "ask_paylater":
+    case "complete_cart":
+      return authorizeAndComplete(container, live, input)
+    case "placed_cart":
+      return settleForPlacedCart(container, live, input)
+    case "recorded_paid":
+      if (step.heal_order_captures) {
+        // Heals a point-of-sale payment settled before its order transaction was recorded.
+        await recordOrderCaptures(container, live.session_id, live.order_id!)
+      }
+      return { outcome: "paid", order_id: live.order_id, session: live, asked: false, changed: false }
+    case "answer_from_row": {
+      const recorded = fromRecord(live, false)
+      // A notification's `failed` is its own answer to the caller; the row moves only on PayLater's status.
+      return step.reported_failed && recorded.outcome !== "failed"
+        ? { outcome: "failed", reason: "declined", session: live, asked: false, changed: false }
+        : recorded
+    }
+  }
+}
+
+/**
+ * One pass: the named row (the only read outside the lock: a repeat about money its order holds
+ * stops there), then under the session's lock the session and its row read once, one decision
+ * (settlement-step.ts), its effects, and the answer.
+ */
 async function settle(container: MedusaContainer, input: SettleInput): Promise<SettlementResult> {
-  const ledger = ledgerModuleOf(container)
-  // The ledger first: when the named attempt's money is already its order's (recorded by
-  // completion), nothing a repeat says can change that, and the hot path of a retried or
-  // duplicated notification stops at one row read.
-  const row = input.paylater_order_id ? ((await ledger?.findAttempt(input.paylater_order_id)) ?? null) : null
-  if (row && holdsOrderMoney(row)) {
-    return { outcome: "already_placed", session: null, attempt: row, order_id: row.order_id!, asked: false, changed: false }
+  const named = input.paylater_order_id ? ((await ledgerModuleOf(container)?.findAttempt(input.paylater_order_id)) ?? null) : null
+  // The decider's first rule, taken before any lock: the hot path of PayLater's retries.
+  if (holdsOrderMoney(named)) {
+    return act(container, { step: "already_placed" }, named, { session: null, latest_of_gone_session: null }, input)
   }
-  const before = await readPayLaterSession(container, input.session_id)
-  const named =
-    input.paylater_order_id && input.paylater_order_id !== before?.attempt?.paylater_order_id
-      ? row
-      : !before
-        ? await ledger?.currentAttemptOf(input.session_id)
-        : null
-  if (named) {
-    // Not the attempt the live session stands for: its row is all there is to settle it by.
-    return settleDetachedAttempt(container, named, input)
-  }
-  if (!before) {
-    return { outcome: "unknown_session", session: null, asked: false, changed: false }
-  }
-  await linkAttempt(container, before)
-  if (before.cart_id && before.order_id) {
-    return settleForPlacedCart(container, before, input)
-  }
-  const quick = await settledWithoutAsking(container, before, input)
-  if (quick) {
-    return quick
-  }
-  return underLock(container, `paylater:settle:${before.session_id}`, SETTLE_LOCK_WAIT_SECONDS, () => fromRecord(before, false), async () => {
-    // Another signal may have settled it while we waited for the lock: read it again. A session's
-    // collection keeps its cart, so `before.cart_id` still says which read that takes.
-    if (!before.cart_id) {
-      const current = await rereadSessionRow(container, before)
-      return (await settledWithoutAsking(container, current, input)) ?? (await askAndApply(container, current, input))
-    }
-    const latest = await readPayLaterSession(container, before.session_id)
-    if (!latest) {
-      // Deleted while we waited (the paid session of a double submit drops the others): its row as it is now.
-      const gone = await rereadSessionRow(container, before)
-      return gone.attempt ? settleDetachedAttempt(container, gone.attempt, input) : fromRecord(gone, false)
-    }
-    if (latest.cart_id && latest.order_id) {
-      // The order was placed meanwhile: this attempt holds its money or is the extra payment.
-      return settleForPlacedCart(container, latest, input)
-    }
-    return (await settledWithoutAsking(container, latest, input)) ?? (await askAndApply(container, latest, input))
+  return underLock(container, `paylater:settle:${input.session_id}`, SETTLE_LOCK_WAIT_SECONDS, () => answerWhileBusy(container, named, input), async () => {
+    const read = await readSettlement(container, input)
+    return act(container, stepOf(named, read, input), named, read, input)
   })
+}
+
+/**
+ * Another signal is settling this session right now: the records as they are, nothing acted on
+ * (that settlement does it).
+ */
+async function answerWhileBusy(container: MedusaContainer, named: AttemptRecord | null, input: SettleInput): Promise<SettlementResult> {
+  const read = await readSettlement(container, input)
+  if (read.session) return fromRecord(read.session, false)
+  const attempt = named ?? read.latest_of_gone_session
+  return attempt
+    ? { outcome: "detached", session: null, attempt, asked: false, changed: false }
+    : { outcome: "unknown_session", session: null, asked: false, changed: false }
 }

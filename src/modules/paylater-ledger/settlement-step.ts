@@ -74,11 +74,6 @@ export type SettlementStep =
    */
   | { step: "answer_from_row"; reported_failed: boolean }
 
-/** The steps that act on Medusa (authorize, complete) and so run only under the settlement lock. */
-export function actsOnMedusa(step: SettlementStep): boolean {
-  return step.step === "complete_cart" || step.step === "record_in_medusa" || step.step === "ask_paylater"
-}
-
 export function settlementStep(facts: StepFacts, signal: StepSignal, now: Date): SettlementStep {
   if (holdsOrderMoney(facts.named)) {
     return { step: "already_placed" }

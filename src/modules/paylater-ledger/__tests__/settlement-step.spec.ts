@@ -1,5 +1,5 @@
 import { ATTEMPT_STATES, askPayLaterNow, type AttemptState } from "../attempt-state"
-import { actsOnMedusa, settlementStep, type StepFacts, type StepRow, type StepSession, type StepSignal } from "../settlement-step"
+import { settlementStep, type StepFacts, type StepRow, type StepSession, type StepSignal } from "../settlement-step"
 
 const NOW = new Date("2026-05-01T12:00:00.000Z")
 const FUTURE = new Date(NOW.getTime() + 10 * 60_000)
@@ -157,11 +157,6 @@ describe("settlementStep", () => {
       if (s.attempt?.state === "paid" && step.step === "answer_from_row") {
         expect(signal.reported === "pending" || signal.reported === "failed").toBe(true)
       }
-    })
-
-    it("acts on Medusa only for authorizing and completing", () => {
-      const acting = new Set(cases.map(([s, signal]) => settlementStep({ named: null, session: s }, signal, NOW)).filter(actsOnMedusa).map((s) => s.step))
-      expect([...acting].sort()).toEqual(["ask_paylater", "complete_cart", "record_in_medusa"])
     })
   })
 })
