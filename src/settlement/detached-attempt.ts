@@ -8,7 +8,7 @@ import { storedAmountText } from "../providers/paylater/money"
 import { flagPaidAttempt, flagPaidWithoutOrder, PAID_WITHOUT_ORDER_NEXT_STEP, recordedPaymentOf } from "../paid-without-order/listing"
 import { ownersOf } from "../medusa-records/owners"
 import { registrationOfAttempt, warnUnroutedOnce } from "../medusa-records/registrations"
-import type { SettleInput, SettlementResult } from "./settle"
+import type { SettleInput, Settlement } from "./settle"
 import { takeStatusSlot } from "./medusa-effects"
 
 function whyDetached(row: AttemptRecord): string {
@@ -31,7 +31,7 @@ export async function settleDetachedAttempt(
   container: MedusaContainer,
   row: AttemptRecord,
   input: Pick<SettleInput, "signal" | "reported" | "throttle_seconds">
-): Promise<SettlementResult> {
+): Promise<Settlement> {
   const ledger = ledgerModuleOf(container)!
   const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
   let current = row

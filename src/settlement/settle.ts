@@ -5,7 +5,7 @@ import { logRef, type WebhookStatus } from "../lib/paylater"
 import type { AttemptRecord } from "../modules/paylater-ledger/ledger-port"
 import { ledgerModuleOf } from "../modules/paylater-ledger/resolve"
 import { recordOrderCaptures } from "./order-captures"
-import { viewOfSession } from "./attempt-view"
+import { attemptFactsOf, viewOfSession } from "./attempt-view"
 import { completeUnlessRefunded } from "./completion"
 import { recordOrderOwner, whoseMoney } from "../medusa-records/order-owner"
 import { heldByNoOrder } from "../modules/paylater-ledger/whose-money"
@@ -15,7 +15,7 @@ import { currentAttemptOf, readPayLaterSession, type PayLaterSessionContext } fr
 import { collectionHoldsNoPayment } from "../medusa-records/owners"
 import { authorizeUnderLock, rereadSessionRow, takeStatusSlot } from "./medusa-effects"
 import { collectStatusAnswer } from "../process-wide/status-answer"
-import { holdsOrderMoney, type AttemptSignal } from "../modules/paylater-ledger/attempt-state"
+import { holdsOrderMoney, type AttemptSignal, type ViewFacts } from "../modules/paylater-ledger/attempt-state"
 import { settlementStep, type SettlementStep } from "../modules/paylater-ledger/settlement-step"
 
 /** Who is asking: every PayLater signal settles through settlePayLaterSession (Medusa's own "checkout" checks do not). */
@@ -55,12 +55,12 @@ interface Settled {
 }
 
 /**
- * The one answer every signal gets. `paid_without_order` is its own outcome on purpose: PayLater
- * has the shopper's money and the payment is recorded, but the cart could not become an order
- * (stock, shipping, a changed cart). It needs somebody to act (complete by hand or refund), so a
- * caller records it and never reads it as a decline.
+ * What settlement did. `paid_without_order` is its own outcome on purpose: PayLater has the
+ * shopper's money and the payment is recorded, but the cart could not become an order (stock,
+ * shipping, a changed cart). It needs somebody to act (complete by hand or refund), so a caller
+ * records it and never reads it as a decline.
  */
-export type SettlementResult =
+export type Settlement =
   | { outcome: "unknown_session"; session: null; asked: false; changed: false }
   /**
    * An attempt the store no longer has a live session for (deleted, superseded, or whose start
@@ -78,6 +78,14 @@ export type SettlementResult =
   | (Settled & { outcome: "pending" })
   /** PayLater did not answer; nothing changed. */
   | (Settled & { outcome: "unavailable" })
+
+/**
+ * The one answer every signal gets: what settlement did, and the facts its screens are drawn from
+ * (`viewOf`, `returnDecisionOf`), as settlement left them: the row's state and expiry, the order
+ * the payment is on. Null when there is nothing (an unknown session). Callers map these to their
+ * answer; none works them out again from Medusa's records.
+ */
+export type SettlementResult = Settlement & { facts: ViewFacts | null }
 
 const SLOT_POLL_MS = 250
 
@@ -104,7 +112,7 @@ function medusaRecorded(context: PayLaterSessionContext): boolean {
 }
 
 /** What the ledger says, with no question asked and nothing changed. */
-function fromRecord(session: PayLaterSessionContext, asked: boolean, changed = false): SettlementResult {
+function fromRecord(session: PayLaterSessionContext, asked: boolean, changed = false): Settlement {
   const view = viewOfSession(session, new Date())
   switch (view.status) {
     case "paid":
@@ -136,7 +144,7 @@ async function authorizeAndComplete(
   container: MedusaContainer,
   session: PayLaterSessionContext,
   input: SettleInput
-): Promise<SettlementResult> {
+): Promise<Settlement> {
   let current = session
   let asked = false
   let changed = false
@@ -201,7 +209,7 @@ async function authorizeAndComplete(
  * second signal arriving meanwhile waits, then finds the first one's answer.
  */
 export async function settlePayLaterSession(container: MedusaContainer, input: SettleInput): Promise<SettlementResult> {
-  let result: SettlementResult
+  let result: Settlement
   try {
     result = await settle(container, input)
   } catch (error) {
@@ -220,7 +228,26 @@ export async function settlePayLaterSession(container: MedusaContainer, input: S
   ) {
     await announce(container, input, { outcome: result.outcome, order_id: result.outcome === "paid" ? result.order_id : null })
   }
-  return result
+  return { ...result, facts: factsOf(result) }
+}
+
+function factsOf(result: Settlement): ViewFacts | null {
+  switch (result.outcome) {
+    case "unknown_session":
+      return null
+    case "detached":
+      // No live session: whatever the row's state, this attempt's cart is not completing with it.
+      return { state: result.attempt.state, expires_at: result.attempt.expires_at, order_id: null, completion_failed: true }
+    case "already_placed":
+      return { state: result.attempt.state, expires_at: result.attempt.expires_at, order_id: result.order_id }
+    case "paid":
+      return { ...attemptFactsOf(result.session), order_id: result.order_id }
+    case "paid_without_order":
+      // Still "processing" for a screen: completion is tried again (backoff) while it waits.
+      return { ...attemptFactsOf(result.session), order_id: null }
+    default:
+      return { ...attemptFactsOf(result.session), order_id: result.session.order_id }
+  }
 }
 
 /**
@@ -282,7 +309,7 @@ async function underLock<T>(container: MedusaContainer, key: string, seconds: nu
  * (recorded on the row), or an extra payment settled from its row and, if paid, listed as paid
  * twice. Never authorized into a second Medusa payment on the order.
  */
-async function settleForPlacedCart(container: MedusaContainer, context: PayLaterSessionContext, input: SettleInput): Promise<SettlementResult> {
+async function settleForPlacedCart(container: MedusaContainer, context: PayLaterSessionContext, input: SettleInput): Promise<Settlement> {
   const row = context.attempt
   if (!row) {
     return fromRecord(context, false)
@@ -350,7 +377,7 @@ function stepOf(named: AttemptRecord | null, read: SettlementRead, input: Settle
 }
 
 /** Does what the decider said, and answers with what it did. */
-async function act(container: MedusaContainer, step: SettlementStep, named: AttemptRecord | null, read: SettlementRead, input: SettleInput): Promise<SettlementResult> {
+async function act(container: MedusaContainer, step: SettlementStep, named: AttemptRecord | null, read: SettlementRead, input: SettleInput): Promise<Settlement> {
   const session = read.session
   switch (step.step) {
     case "already_placed":
@@ -392,7 +419,7 @@ async function act(container: MedusaContainer, step: SettlementStep, named: Atte
  * stops there), then under the session's lock the session and its row read once, one decision
  * (settlement-step.ts), its effects, and the answer.
  */
-async function settle(container: MedusaContainer, input: SettleInput): Promise<SettlementResult> {
+async function settle(container: MedusaContainer, input: SettleInput): Promise<Settlement> {
   const named = input.paylater_order_id ? ((await ledgerModuleOf(container)?.findAttempt(input.paylater_order_id)) ?? null) : null
   // The decider's first rule, taken before any lock: the hot path of PayLater's retries.
   if (holdsOrderMoney(named)) {
@@ -408,7 +435,7 @@ async function settle(container: MedusaContainer, input: SettleInput): Promise<S
  * Another signal is settling this session right now: the records as they are, nothing acted on
  * (that settlement does it).
  */
-async function answerWhileBusy(container: MedusaContainer, named: AttemptRecord | null, input: SettleInput): Promise<SettlementResult> {
+async function answerWhileBusy(container: MedusaContainer, named: AttemptRecord | null, input: SettleInput): Promise<Settlement> {
   const read = await readSettlement(container, input)
   if (read.session) return fromRecord(read.session, false)
   const attempt = named ?? read.latest_of_gone_session
