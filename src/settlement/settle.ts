@@ -1,22 +1,14 @@
-import { setTimeout as sleep } from "node:timers/promises"
-import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { logRef, type WebhookStatus } from "../lib/paylater"
 import type { AttemptRecord } from "../modules/paylater-ledger/ledger-port"
-import { ledgerModuleOf } from "../modules/paylater-ledger/resolve"
-import { recordOrderCaptures } from "./order-captures"
 import { attemptFactsOf, viewOfSession } from "./attempt-view"
-import { completeUnlessRefunded } from "./completion"
-import { recordOrderOwner, whoseMoney } from "../medusa-records/order-owner"
 import { heldByNoOrder } from "../modules/paylater-ledger/whose-money"
-import { settleDetachedAttempt } from "./detached-attempt"
-import { recordedPaymentOf } from "../paid-without-order/listing"
-import { currentAttemptOf, readPayLaterSession, type PayLaterSessionContext } from "../medusa-records/session"
-import { collectionHoldsNoPayment } from "../medusa-records/owners"
-import { authorizeUnderLock, rereadSessionRow, takeStatusSlot } from "./medusa-effects"
-import { collectStatusAnswer } from "../process-wide/status-answer"
+import type { PayLaterSessionContext } from "../medusa-records/session"
 import { holdsOrderMoney, type AttemptSignal, type ViewFacts } from "../modules/paylater-ledger/attempt-state"
 import { settlementStep, type SettlementStep } from "../modules/paylater-ledger/settlement-step"
+import { medusaSettlementPorts, PAYLATER_PAYMENT_SETTLED_EVENT, type SettlementPorts } from "./ports"
+
+export { PAYLATER_PAYMENT_SETTLED_EVENT }
 
 /** Who is asking: every PayLater signal settles through settlePayLaterSession (Medusa's own "checkout" checks do not). */
 type SettlementSignal = Exclude<AttemptSignal, "checkout">
@@ -92,13 +84,6 @@ const SLOT_POLL_MS = 250
 // A concurrent signal for the same session waits this long for the one in progress.
 const SETTLE_LOCK_WAIT_SECONDS = 15
 
-/**
- * Emitted when a settlement processed PayLater's word that a payment is paid (a verified `success`
- * notification, or an answer PayLater gave this settlement), with its outcome: something to
- * subscribe to, e.g. to act on `paid_without_order`. Outcome "error" when that settlement threw.
- */
-export const PAYLATER_PAYMENT_SETTLED_EVENT = "paylater.payment_settled"
-
 export interface PayLaterPaymentSettledData {
   session_id: string
   signal: SettlementSignal
@@ -112,8 +97,8 @@ function medusaRecorded(context: PayLaterSessionContext): boolean {
 }
 
 /** What the ledger says, with no question asked and nothing changed. */
-function fromRecord(session: PayLaterSessionContext, asked: boolean, changed = false): Settlement {
-  const view = viewOfSession(session, new Date())
+function fromRecord(session: PayLaterSessionContext, now: Date, asked: boolean, changed = false): Settlement {
+  const view = viewOfSession(session, now)
   switch (view.status) {
     case "paid":
       return { outcome: "paid", order_id: view.order_id, session, asked, changed }
@@ -126,13 +111,13 @@ function fromRecord(session: PayLaterSessionContext, asked: boolean, changed = f
 }
 
 /** The interval's slot to ask PayLater, waited for when the caller wants that. */
-async function statusSlot(container: MedusaContainer, sessionId: string, input: SettleInput): Promise<boolean> {
+async function statusSlot(ports: SettlementPorts, sessionId: string, input: SettleInput): Promise<boolean> {
   const seconds = input.throttle_seconds!
-  const until = Date.now() + (input.wait_for_slot ? seconds * 1000 + 500 : 0)
+  const until = ports.now().getTime() + (input.wait_for_slot ? seconds * 1000 + 500 : 0)
   for (;;) {
-    if (await takeStatusSlot(container, sessionId, seconds)) return true
-    if (Date.now() >= until) return false
-    await sleep(SLOT_POLL_MS)
+    if (await ports.takeStatusSlot(sessionId, seconds)) return true
+    if (ports.now().getTime() >= until) return false
+    await ports.sleep(SLOT_POLL_MS)
   }
 }
 
@@ -140,59 +125,53 @@ async function statusSlot(container: MedusaContainer, sessionId: string, input: 
  * The steps that act on Medusa: asks PayLater once (through the provider) unless Medusa recorded
  * the payment already, and applies the one transition its answer calls for, completing a paid cart.
  */
-async function authorizeAndComplete(
-  container: MedusaContainer,
-  session: PayLaterSessionContext,
-  input: SettleInput
-): Promise<Settlement> {
+async function authorizeAndComplete(ports: SettlementPorts, session: PayLaterSessionContext, input: SettleInput): Promise<Settlement> {
   let current = session
   let asked = false
   let changed = false
   if (!medusaRecorded(current)) {
-    if (input.throttle_seconds && !(await statusSlot(container, current.session_id, input))) {
-      return fromRecord(current, false)
+    if (input.throttle_seconds && !(await statusSlot(ports, current.session_id, input))) {
+      return fromRecord(current, ports.now(), false)
     }
     // PayLater is asked once, by the provider inside Medusa's authorization; its answer comes back as a value.
-    const { result: authorized, answer } = await collectStatusAnswer(() => authorizeUnderLock(container, current, input.signal))
+    const { payment_id: paymentId, answer } = await ports.authorize(current, input.signal)
     asked = answer !== null
-    if (!authorized) {
-      current = await rereadSessionRow(container, current)
+    if (!paymentId) {
+      current = await ports.rereadSession(current)
       if (current.session_gone && current.attempt) {
         // Deleted while this settlement waited for the cart lock: another session of the cart (a
         // double submit) was paid first. This attempt is settled from its row and, if paid, listed.
         // The interval's status slot is already this settlement's: the row's question goes unthrottled.
-        return settleDetachedAttempt(container, current.attempt, { ...input, throttle_seconds: undefined })
+        return ports.settleDetached(current.attempt, { ...input, throttle_seconds: undefined })
       }
       // The provider recorded PayLater's answer in the ledger even though Medusa refused to authorize.
       const answered = answer?.answered === true
-      const result = fromRecord(current, asked, answered && current.session_status !== session.session_status)
+      const result = fromRecord(current, ports.now(), asked, answered && current.session_status !== session.session_status)
       return answered || result.outcome !== "pending" || !asked ? result : { outcome: "unavailable", session: current, asked, changed: false }
     }
     changed = true
     // The row as PayLater's answer left it; read again only when Medusa had recorded the payment
     // before our lock (its own completion authorized it) and so the provider was not asked.
-    const attempt = answer?.attempt ?? (await currentAttemptOf(container, current.session_id)) ?? current.attempt
+    const attempt = answer?.attempt ?? (await ports.currentAttemptOf(current.session_id)) ?? current.attempt
     current = { ...current, session_status: "authorized", attempt }
     // Refunds name the Medusa payment from here on (the provider reads no Medusa record).
-    await linkAttempt(container, current, authorized.payment_id)
+    await linkAttempt(ports, current, paymentId)
   }
   if (current.order_id) {
     // The order exists already (point of sale, or a completion that stopped before its payment): the capture goes onto it.
-    await recordOrderCaptures(container, current.session_id, current.order_id)
-    await recordOrderOwner(container, { order_id: current.order_id, payment_collection_id: current.payment_collection_id })
+    await ports.recordOrderCaptures(current.session_id, current.order_id)
+    await ports.recordOrderOwner({ order_id: current.order_id, payment_collection_id: current.payment_collection_id })
   }
   if (!current.cart_id || current.order_id) {
     return { outcome: "paid", order_id: current.order_id, session: current, asked, changed }
   }
-  const completion = await completeUnlessRefunded(container, current)
+  const completion = await ports.completeCart(current)
   if (completion.order_id !== null) {
-    await listIfExtra(container, current, input, completion.held_by)
+    await listIfExtra(ports, current, input, completion.held_by)
     return { outcome: "paid", order_id: completion.order_id, session: { ...current, order_id: completion.order_id }, asked, changed: true }
   }
   if (completion.tried) {
-    container
-      .resolve(ContainerRegistrationKeys.LOGGER)
-      .warn(`PayLater: ${logRef(current.session_id)} is paid but cart ${logRef(current.cart_id)} could not be completed: ${completion.error}`)
+    ports.warn(`PayLater: ${logRef(current.session_id)} is paid but cart ${logRef(current.cart_id)} could not be completed: ${completion.error}`)
   }
   return { outcome: "paid_without_order", cart_id: current.cart_id, error: completion.error, session: current, asked, changed }
 }
@@ -209,24 +188,29 @@ async function authorizeAndComplete(
  * second signal arriving meanwhile waits, then finds the first one's answer.
  */
 export async function settlePayLaterSession(container: MedusaContainer, input: SettleInput): Promise<SettlementResult> {
+  return settleWith(medusaSettlementPorts(container), input)
+}
+
+/** settlePayLaterSession against any ports (unit tests use fakes). */
+export async function settleWith(ports: SettlementPorts, input: SettleInput): Promise<SettlementResult> {
   let result: Settlement
   try {
-    result = await settle(container, input)
+    result = await settle(ports, input)
   } catch (error) {
     if (input.reported === "success") {
-      await announce(container, input, { outcome: "error", order_id: null })
+      await announce(ports, input, { outcome: "error", order_id: null })
     }
     throw error
   }
   if (result.outcome === "already_placed") {
-    if (input.reported === "success") await announce(container, input, { outcome: "paid", order_id: result.order_id })
+    if (input.reported === "success") await announce(ports, input, { outcome: "paid", order_id: result.order_id })
   } else if (
     (result.outcome === "paid" || result.outcome === "paid_without_order") &&
     // PayLater's word processed here: asked now, a verified success, or Medusa recorded it here
     // (authorized by its own completion just before our lock, without asking PayLater again).
     (result.asked || result.changed || input.reported === "success")
   ) {
-    await announce(container, input, { outcome: result.outcome, order_id: result.outcome === "paid" ? result.order_id : null })
+    await announce(ports, input, { outcome: result.outcome, order_id: result.outcome === "paid" ? result.order_id : null })
   }
   return { ...result, facts: factsOf(result) }
 }
@@ -254,7 +238,7 @@ function factsOf(result: Settlement): ViewFacts | null {
  * Where the attempt belongs in Medusa, written on its row once settlement has seen it; `paymentId`:
  * the payment this settlement just had Medusa record.
  */
-async function linkAttempt(container: MedusaContainer, context: PayLaterSessionContext, paymentId?: string): Promise<void> {
+async function linkAttempt(ports: SettlementPorts, context: PayLaterSessionContext, paymentId?: string): Promise<void> {
   const row = context.attempt
   if (!row) return
   const links = {
@@ -263,45 +247,15 @@ async function linkAttempt(container: MedusaContainer, context: PayLaterSessionC
     cart_id: context.cart_id,
     kind: context.for_order ? "point_of_sale" : row.kind,
     // Otherwise, paid through Medusa's own completion (the storefront's): the payment it recorded.
-    payment_id:
-      paymentId ?? (medusaRecorded(context) && !row.payment_id ? ((await recordedPaymentOf(container, context.session_id))?.id ?? null) : null),
+    payment_id: paymentId ?? (medusaRecorded(context) && !row.payment_id ? await ports.recordedPaymentId(context.session_id) : null),
   }
   if (Object.entries(links).some(([key, value]) => value && (row as unknown as Record<string, unknown>)[key] !== value)) {
-    await ledgerModuleOf(container)?.linkAttempt(row.paylater_order_id, links)
+    await ports.linkAttempt(row.paylater_order_id, links)
   }
 }
 
-async function announce(
-  container: MedusaContainer,
-  input: SettleInput,
-  what: Pick<PayLaterPaymentSettledData, "outcome" | "order_id">
-): Promise<void> {
-  const data: PayLaterPaymentSettledData = { session_id: input.session_id, signal: input.signal, ...what }
-  await container.resolve(Modules.EVENT_BUS).emit({ name: PAYLATER_PAYMENT_SETTLED_EVENT, data })
-}
-
-/**
- * Runs `work` under a lock. Only a lock that was not free in time answers `busy` (somebody else is
- * settling it right now); any error inside the critical section, or from the locking module itself,
- * propagates, so the event bus retries the notification and nothing is reported as pending.
- */
-async function underLock<T>(container: MedusaContainer, key: string, seconds: number, busy: () => T | Promise<T>, work: () => Promise<T>): Promise<T> {
-  let entered = false
-  try {
-    return await container.resolve(Modules.LOCKING).execute(
-      key,
-      () => {
-        entered = true
-        return work()
-      },
-      { timeout: seconds }
-    )
-  } catch (error) {
-    if (!entered && /timed?[- ]?out/i.test(String((error as Error)?.message ?? ""))) {
-      return busy()
-    }
-    throw error
-  }
+async function announce(ports: SettlementPorts, input: SettleInput, what: Pick<PayLaterPaymentSettledData, "outcome" | "order_id">): Promise<void> {
+  await ports.announce({ session_id: input.session_id, signal: input.signal, ...what })
 }
 
 /**
@@ -309,23 +263,23 @@ async function underLock<T>(container: MedusaContainer, key: string, seconds: nu
  * (recorded on the row), or an extra payment settled from its row and, if paid, listed as paid
  * twice. Never authorized into a second Medusa payment on the order.
  */
-async function settleForPlacedCart(container: MedusaContainer, context: PayLaterSessionContext, input: SettleInput): Promise<Settlement> {
+async function settleForPlacedCart(ports: SettlementPorts, context: PayLaterSessionContext, input: SettleInput): Promise<Settlement> {
   const row = context.attempt
   if (!row) {
-    return fromRecord(context, false)
+    return fromRecord(context, ports.now(), false)
   }
-  if (!row.order_id && !context.session_gone && (await collectionHoldsNoPayment(container, context.payment_collection_id))) {
+  if (!row.order_id && !context.session_gone && (await ports.collectionHoldsNoPayment(context.payment_collection_id))) {
     // Medusa's completion placed the order and died before recording any payment (fault campaign):
     // this live session's payment is the order's, authorized and captured onto it.
-    return authorizeAndComplete(container, context, input)
+    return authorizeAndComplete(ports, context, input)
   }
-  const owner = await whoseMoney(container, row)
+  const owner = await ports.whoseMoney(row)
   if (owner.owner === "this_order" || owner.owner === "cannot_tell") {
     // Held by the order, or its completion is still writing which payment it holds: the list decides again later.
-    const attempt = owner.owner === "this_order" && !owner.recorded ? ((await ledgerModuleOf(container)?.findAttempt(row.paylater_order_id)) ?? row) : row
+    const attempt = owner.owner === "this_order" && !owner.recorded ? ((await ports.findAttempt(row.paylater_order_id)) ?? row) : row
     return { outcome: "paid", order_id: owner.order_id, session: { ...context, attempt }, asked: false, changed: false }
   }
-  return settleDetachedAttempt(container, row, input)
+  return ports.settleDetached(row, input)
 }
 
 /**
@@ -334,7 +288,7 @@ async function settleForPlacedCart(container: MedusaContainer, context: PayLater
  * extra: listed, never left silent.
  */
 async function listIfExtra(
-  container: MedusaContainer,
+  ports: SettlementPorts,
   context: PayLaterSessionContext,
   input: SettleInput,
   heldBy: AttemptRecord | null | undefined
@@ -342,11 +296,11 @@ async function listIfExtra(
   const mine = context.attempt?.paylater_order_id
   // Completion recorded this very attempt as the order's: nothing more to ask.
   if (mine && heldBy?.paylater_order_id === mine && holdsOrderMoney(heldBy)) return
-  const row = mine && (await ledgerModuleOf(container)?.findAttempt(mine))
+  const row = mine && (await ports.findAttempt(mine))
   if (!row) return
-  const owner = await whoseMoney(container, row)
+  const owner = await ports.whoseMoney(row)
   if (heldByNoOrder(owner)) {
-    await settleDetachedAttempt(container, row, { ...input, reported: undefined, throttle_seconds: undefined })
+    await ports.settleDetached(row, { ...input, reported: undefined, throttle_seconds: undefined })
   }
 }
 
@@ -356,13 +310,13 @@ interface SettlementRead {
   latest_of_gone_session: AttemptRecord | null
 }
 
-async function readSettlement(container: MedusaContainer, input: SettleInput): Promise<SettlementRead> {
-  const session = await readPayLaterSession(container, input.session_id)
-  const latest = !session && !input.paylater_order_id ? await currentAttemptOf(container, input.session_id) : null
+async function readSettlement(ports: SettlementPorts, input: SettleInput): Promise<SettlementRead> {
+  const session = await ports.readSession(input.session_id)
+  const latest = !session && !input.paylater_order_id ? await ports.currentAttemptOf(input.session_id) : null
   return { session, latest_of_gone_session: latest }
 }
 
-function stepOf(named: AttemptRecord | null, read: SettlementRead, input: SettleInput): SettlementStep {
+function stepOf(named: AttemptRecord | null, read: SettlementRead, input: SettleInput, now: Date): SettlementStep {
   const session = read.session
   return settlementStep(
     {
@@ -372,40 +326,39 @@ function stepOf(named: AttemptRecord | null, read: SettlementRead, input: Settle
       latest_of_gone_session: read.latest_of_gone_session,
     },
     input,
-    new Date()
+    now
   )
 }
 
 /** Does what the decider said, and answers with what it did. */
-async function act(container: MedusaContainer, step: SettlementStep, named: AttemptRecord | null, read: SettlementRead, input: SettleInput): Promise<Settlement> {
-  const session = read.session
+async function act(ports: SettlementPorts, step: SettlementStep, named: AttemptRecord | null, read: SettlementRead, input: SettleInput): Promise<Settlement> {
   switch (step.step) {
     case "already_placed":
       return { outcome: "already_placed", session: null, attempt: named!, order_id: named!.order_id!, asked: false, changed: false }
     case "settle_detached":
-      return settleDetachedAttempt(container, step.attempt === "named" ? named! : read.latest_of_gone_session!, input)
+      return ports.settleDetached(step.attempt === "named" ? named! : read.latest_of_gone_session!, input)
     case "unknown_session":
       return { outcome: "unknown_session", session: null, asked: false, changed: false }
   }
-  const live = session!
+  const live = read.session!
   // Written before anything is authorized: a process killed after Medusa recorded the payment
   // leaves a row that already names its collection and cart.
-  await linkAttempt(container, live)
+  await linkAttempt(ports, live)
   switch (step.step) {
     case "record_in_medusa":
     case "ask_paylater":
     case "complete_cart":
-      return authorizeAndComplete(container, live, input)
+      return authorizeAndComplete(ports, live, input)
     case "placed_cart":
-      return settleForPlacedCart(container, live, input)
+      return settleForPlacedCart(ports, live, input)
     case "recorded_paid":
       if (step.heal_order_captures) {
         // Heals a point-of-sale payment settled before its order transaction was recorded.
-        await recordOrderCaptures(container, live.session_id, live.order_id!)
+        await ports.recordOrderCaptures(live.session_id, live.order_id!)
       }
       return { outcome: "paid", order_id: live.order_id, session: live, asked: false, changed: false }
     case "answer_from_row": {
-      const recorded = fromRecord(live, false)
+      const recorded = fromRecord(live, ports.now(), false)
       // A notification's `failed` is its own answer to the caller; the row moves only on PayLater's status.
       return step.reported_failed && recorded.outcome !== "failed"
         ? { outcome: "failed", reason: "declined", session: live, asked: false, changed: false }
@@ -419,15 +372,15 @@ async function act(container: MedusaContainer, step: SettlementStep, named: Atte
  * stops there), then under the session's lock the session and its row read once, one decision
  * (settlement-step.ts), its effects, and the answer.
  */
-async function settle(container: MedusaContainer, input: SettleInput): Promise<Settlement> {
-  const named = input.paylater_order_id ? ((await ledgerModuleOf(container)?.findAttempt(input.paylater_order_id)) ?? null) : null
+async function settle(ports: SettlementPorts, input: SettleInput): Promise<Settlement> {
+  const named = input.paylater_order_id ? await ports.findAttempt(input.paylater_order_id) : null
   // The decider's first rule, taken before any lock: the hot path of PayLater's retries.
   if (holdsOrderMoney(named)) {
-    return act(container, { step: "already_placed" }, named, { session: null, latest_of_gone_session: null }, input)
+    return act(ports, { step: "already_placed" }, named, { session: null, latest_of_gone_session: null }, input)
   }
-  return underLock(container, `paylater:settle:${input.session_id}`, SETTLE_LOCK_WAIT_SECONDS, () => answerWhileBusy(container, named, input), async () => {
-    const read = await readSettlement(container, input)
-    return act(container, stepOf(named, read, input), named, read, input)
+  return ports.underLock(`paylater:settle:${input.session_id}`, SETTLE_LOCK_WAIT_SECONDS, () => answerWhileBusy(ports, named, input), async () => {
+    const read = await readSettlement(ports, input)
+    return act(ports, stepOf(named, read, input, ports.now()), named, read, input)
   })
 }
 
@@ -435,9 +388,9 @@ async function settle(container: MedusaContainer, input: SettleInput): Promise<S
  * Another signal is settling this session right now: the records as they are, nothing acted on
  * (that settlement does it).
  */
-async function answerWhileBusy(container: MedusaContainer, named: AttemptRecord | null, input: SettleInput): Promise<Settlement> {
-  const read = await readSettlement(container, input)
-  if (read.session) return fromRecord(read.session, false)
+async function answerWhileBusy(ports: SettlementPorts, named: AttemptRecord | null, input: SettleInput): Promise<Settlement> {
+  const read = await readSettlement(ports, input)
+  if (read.session) return fromRecord(read.session, ports.now(), false)
   const attempt = named ?? read.latest_of_gone_session
   return attempt
     ? { outcome: "detached", session: null, attempt, asked: false, changed: false }
