@@ -1,5 +1,5 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { askPayLaterStatus } from "../activity/remote-status"
+import { askPayLaterAboutRow } from "../settlement/ask-paylater"
 import { checkEvent, type CheckOutcome } from "../activity/events"
 import { readOrderActivity, readOrderActivityFacts } from "../activity/load-activity"
 import { recordPayLaterActivity } from "../activity/record"
@@ -43,8 +43,10 @@ export async function checkOrderWithPayLater(
         actor_id: actorId,
       }
     } else {
-      // Settled already: PayLater is asked read-only and its answer compared with the records.
-      const status = paylaterOrderId ? await askPayLaterStatus(container, session.provider_id, paylaterOrderId) : null
+      // Settled already: PayLater is asked (at the row's own registration, the answer recorded on the
+      // row) and its answer compared with the records; nothing in Medusa changes from it.
+      const answer = session.attempt ? await askPayLaterAboutRow(container, session.attempt, "admin") : null
+      const status = answer?.kind === "answered" ? answer.status : null
       const paidHere = state.status === "paid" || state.status === "processing"
       outcome = {
         session_id: id,
