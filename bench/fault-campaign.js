@@ -54,6 +54,8 @@ const ASK_SLACK_MS = 3 * 60_000
 // A point armed this long without being reached is disarmed (random kill) and armed again later.
 const ARMED_PATIENCE_MS = SMOKE ? 90_000 : 120_000
 const FINAL_WAIT_MS = SMOKE ? 240_000 : 600_000
+// The longest a paid row waits for its next question (ASK_BACKOFF_MAX_MS, 30 min) and a run after it.
+const MAX_ASK_WAIT_MS = 32 * 60_000
 
 const say = (line) => process.stdout.write(`[campaign] ${line}\n`)
 
@@ -166,14 +168,21 @@ async function main() {
     const finalStart = new Date()
     sandbox.advanceClock(REFUND_WINDOW_MS)
     let work
-    const deadline = Date.now() + FINAL_WAIT_MS
+    let deadline = Date.now() + FINAL_WAIT_MS
     for (;;) {
       await records.makeAutoRefundsDue(databaseUrl, since)
-      work = await records.pendingWork(databaseUrl, since, finalStart, ASK_SLACK_MS)
-      if ((work.dueRows === 0 && work.dueRefunds === 0 && work.pendingRefunds === 0 && work.runs >= 3) || Date.now() > deadline) break
+      const paidAtPayLater = sandbox.orders().filter((o) => o.status === 2).map((o) => o.orderId)
+      work = await records.pendingWork(databaseUrl, since, finalStart, ASK_SLACK_MS, paidAtPayLater)
+      // A payment whose notification was lost is found at its row's next question: wait for that too
+      // (at most the longest backoff), and judge it after.
+      if (work.paidOpenNextAsk) deadline = Math.max(deadline, Math.min(work.paidOpenNextAsk + 60_000, Date.now() + MAX_ASK_WAIT_MS))
+      const settled = work.dueRows === 0 && work.dueRefunds === 0 && work.pendingRefunds === 0 && work.paidOpen === 0 && work.runs >= 3
+      if (settled || Date.now() > deadline) break
       await sleep(5000)
     }
-    say(`final: ${work.dueRows} rows still due, ${work.dueRefunds} automatic refunds due, ${work.pendingRefunds} refunds pending, ${work.runs} reconciliation runs since the faults stopped`)
+    say(
+      `final: ${work.dueRows} rows still due, ${work.paidOpen} paid at PayLater still open in the ledger, ${work.dueRefunds} automatic refunds due, ${work.pendingRefunds} refunds pending, ${work.runs} reconciliation runs since the faults stopped`
+    )
 
     const recs = await records.readRecords({ databaseUrl, sandbox, since, seed: SEED, askSlackMs: ASK_SLACK_MS })
     const violations = checkInvariants(recs)

@@ -11,6 +11,7 @@ import { useSeededStore } from "../helpers/seeded-store"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import payLaterReconcileJob from "../../src/jobs/paylater-reconcile"
+import { runReconciliation } from "../../src/reconciliation/run-jobs"
 import { logRef, signWebhook } from "../../src/lib/paylater"
 import { payLaterReconcileWorkflow, type PayLaterReconcileInput } from "../../src/workflows/paylater-reconcile/workflow"
 import { useSandbox } from "../helpers/sandbox"
@@ -210,14 +211,9 @@ integrationTestRunner({
         await payWithWebhooksDropped(data.payment_link_url)
         expect(await ledger(cart.id)).toMatchObject({ orders: 0, payments: 0 })
 
-        // Through the job function itself (the schedule is "off" in tests; turned on for this call).
-        const schedule = process.env.PAYLATER_RECONCILE_SCHEDULE
-        process.env.PAYLATER_RECONCILE_SCHEDULE = "*/2 * * * *"
-        try {
-          await payLaterReconcileJob(container())
-        } finally {
-          process.env.PAYLATER_RECONCILE_SCHEDULE = schedule
-        }
+        // The job's own work, as the scheduler's job function runs it (run-jobs.ts; the job function
+        // would also start its schedule watchdog in this test process).
+        await runReconciliation(container(), "schedule")
         const l = await ledger(cart.id)
         expect(l).toMatchObject({ orders: 1, payments: 1, captures: 1 })
         expect(logged.some((x) => x.level === "info" && /PayLater reconciliation: checked 1 of 1 \(1 paid\)/.test(x.line))).toBe(true)

@@ -7,7 +7,8 @@
 import { integrationTestRunner } from "../helpers/runner"
 import { useSeededStore } from "../helpers/seeded-store"
 import { Modules } from "@medusajs/framework/utils"
-import payLaterReconcileJob from "../../src/jobs/paylater-reconcile"
+import { runReconciliation } from "../../src/reconciliation/run-jobs"
+import { listUnsentRefunds } from "../../src/reconciliation/unsent-refunds"
 import { signWebhook } from "../../src/lib/paylater"
 import { PAYLATER_LEDGER_MODULE, type PayLaterLedgerModuleService } from "../../src/modules/paylater-ledger"
 import { useEnv } from "../helpers/env"
@@ -145,6 +146,29 @@ integrationTestRunner({
       expect(paylater().order(sessionId)!.refunds).toHaveLength(0)
     })
 
+    it("lists, once, a refund Medusa kept that never reached PayLater (its process or connection died before Medusa dropped it)", async () => {
+      const { sessionId, paymentId, orderId } = await paidOrder()
+      // What Medusa's refundPayment leaves when it dies between its record and the provider: a record, nothing sent.
+      // (The module's generated create, which its refundPayment uses before calling the provider.)
+      const payment = getContainer().resolve(Modules.PAYMENT) as unknown as { createRefunds(data: object[]): Promise<Array<{ id: string }>> }
+      const [kept] = await payment.createRefunds([{ payment_id: paymentId, amount: 60, note: "recorded, then the process died" }])
+      // A refund that went through the guard is PayLater's to pay, never listed.
+      expect((await refund(paymentId, 40)).status).toBe(200)
+      expect(paylater().order(sessionId)!.refunds).toEqual([expect.objectContaining({ amount: "40.00" })])
+
+      // Not while it could still be in flight; listed once it cannot.
+      expect(await listUnsentRefunds(getContainer())).toEqual([])
+      const later = new Date(Date.now() + 20 * MINUTE)
+      expect(await listUnsentRefunds(getContainer(), later)).toEqual([{ refund_id: kept.id, payment_id: paymentId, amount: "60.00" }])
+      expect(await listUnsentRefunds(getContainer(), later)).toEqual([])
+      const items = await attention()
+      expect(items).toEqual([
+        expect.objectContaining({ kind: "mismatch", amount: "60.00", payment_id: paymentId, paylater_order_id: sessionId, order_id: orderId }),
+      ])
+      expect(items[0].summary).toMatch(new RegExp(`refund of 60.00 QAR \\(${kept.id}\\).*never paid out.*merchant portal`))
+      expect(paylater().order(sessionId)!.refunds).toHaveLength(1)
+    })
+
     it("adds partial refunds up exactly and never refunds more than was paid", async () => {
       const { sessionId, paymentId } = await paidOrder()
       for (const amount of ["100.10", "59.95", "0.05", "199.90"]) {
@@ -261,12 +285,25 @@ integrationTestRunner({
         const previous = process.env.PAYLATER_RECONCILE_SCHEDULE
         process.env.PAYLATER_RECONCILE_SCHEDULE = "*/2 * * * *"
         try {
-          await payLaterReconcileJob(getContainer())
+          // The job's own work (run-jobs.ts): the job function would also start its watchdog in this test process.
+          await runReconciliation(getContainer(), "schedule")
           const { reconciliation } = (await api.get("/admin/paylater/settings", admin)).data.paylater
           expect(reconciliation.schedule).toBe("*/2 * * * *")
           expect(reconciliation.last_run).toMatchObject({ ran: true, error: null })
           expect(Date.parse(reconciliation.next_run_at)).toBeGreaterThan(Date.now() - 1000)
           expect(Date.parse(reconciliation.next_run_at)).toBeLessThanOrEqual(Date.now() + 2 * MINUTE)
+          expect(reconciliation.last_run.trigger).toBe("schedule")
+          expect(reconciliation.scheduler_stalled_since).toBeNull()
+
+          // The scheduler's runs stopped 10 minutes ago (a Redis that lost its data) and the watchdog stands in.
+          const ledgerModule = getContainer().resolve(PAYLATER_LEDGER_MODULE) as PayLaterLedgerModuleService
+          const runs = await ledgerModule.listPayLaterReconcileRuns({}, { select: ["id"] })
+          const tenMinutesAgo = new Date(Date.now() - 10 * MINUTE)
+          await ledgerModule.updatePayLaterReconcileRuns(runs.map((r) => ({ id: r.id, started_at: tenMinutesAgo, finished_at: tenMinutesAgo })))
+          await runReconciliation(getContainer(), "watchdog")
+          const stalled = (await api.get("/admin/paylater/settings", admin)).data.paylater.reconciliation
+          expect(stalled.scheduler_stalled_since).toBe(tenMinutesAgo.toISOString())
+          expect(stalled.last_run).toMatchObject({ trigger: "watchdog", ran: true })
         } finally {
           process.env.PAYLATER_RECONCILE_SCHEDULE = previous
         }

@@ -13,6 +13,14 @@
  * - The storefront completes with the other method while a PayLater settlement that read the cart
  *   before the order is still authorizing: the PayLater payment Medusa records after the order is
  *   extra, listed as paid twice and refunded (it was "paid" and silent).
+ * - A link whose create answer was lost is retried as "-2"; the shopper pays "-2" and the order is
+ *   placed, and the first link is paid too (an older tab): the first is extra, listed and refunded at
+ *   its own PayLater order, never recorded as the order's; a refund of the order goes to "-2"
+ *   (fault campaign, issue 32: the superseded attempt took the session's payment, so "-2" was held by
+ *   no order and on no list, and the order's refund was sent for the other PayLater order).
+ * - The reverse (two-instance campaign): the first link is paid and placed while its create's answer
+ *   is still lost, then the retry "-2" is paid too: the order holds the first (the attempt its payment
+ *   was authorized for), "-2" is extra, listed and refunded; it never takes the order's payment.
  */
 import { Modules } from "@medusajs/framework/utils"
 import { updateRegionsWorkflow } from "@medusajs/medusa/core-flows"
@@ -23,6 +31,7 @@ import { useEnv } from "../helpers/env"
 import { useSandbox } from "../helpers/sandbox"
 import { PAYLATER_PROVIDER_ID, PAYLATER_RTP_PROVIDER_ID, SYSTEM_PROVIDER_ID } from "../helpers/seed"
 import { createAdminUser, startCheckout, type AdminAuth } from "../helpers/store-client"
+import { PAYLATER_LEDGER_MODULE, type PayLaterLedgerModuleService } from "../../src/modules/paylater-ledger"
 import { MINUTE, runScheduledJobs } from "./paylater-ledger/clocks"
 import { merchantView } from "./paylater-ledger/merchant"
 import { eventually, ledgerForCart } from "./paylater-link/ledger"
@@ -66,6 +75,112 @@ integrationTestRunner({
 
     const qatarOffers = (providers: string[]) =>
       updateRegionsWorkflow(getContainer()).run({ input: { selector: { id: seed.regionId }, update: { payment_providers: providers } } })
+
+    /**
+     * A create that times out must reach PayLater: the sandbox checks a call's token on its own clock,
+     * which earlier tests moved past PayLater's refund window, and a create refused for its token
+     * never lands. One ordinary checkout first makes the client take a new token.
+     */
+    async function withFreshToken() {
+      const warmUp = await startCheckout(store, { regionId: seed.regionId, variantId: seed.variants.standard.id }, PAYLATER_PROVIDER_ID)
+      if (!warmUp.session.ok) throw new Error(`warm-up checkout: ${JSON.stringify(warmUp.session)}`)
+    }
+
+    it("a retried link's first attempt paid after the order: extra, listed and refunded at its own PayLater order; the order's refund goes to the retry", async () => {
+      // The first create reaches PayLater but its answer is lost: the provider retries under "-2".
+      await withFreshToken()
+      paylater().fault({ endpoint: "link", mode: "timeout", commit: true })
+      const started = await startCheckout(store, { regionId: seed.regionId, variantId: seed.variants.standard.id }, PAYLATER_PROVIDER_ID)
+      if (!started.session.ok || !started.session.data.session) throw new Error(`session: ${JSON.stringify(started.session)}`)
+      const session = started.session.data.session
+      const first = session.id
+      const retry = `${session.id}-2`
+      expect(session.data.paylater_order_id).toBe(retry)
+      expect(paylater().order(first)).toBeTruthy()
+
+      // The shopper pays the link they were given and comes back: the order is placed with "-2".
+      const location = await decideOnLink(String(session.data.payment_link_url), "approve")
+      const back = await followToApp(api, location)
+      const { orderId } = await eventually(() => ledgerForCart(getContainer(), started.cart.id), (l) => l.orders === 1)
+      expect(back.location).toContain(`/order/confirmed/${orderId}`)
+
+      // The first link is paid too (PayLater had it; an older tab, or PayLater's own page).
+      await paylater().approveLink(first)
+      expect(paylater().order(first)!.status).toBe(2)
+
+      // Reconciliation finds it: extra, the shopper paid twice.
+      await runScheduledJobs(getContainer(), 3)
+      const item = await merchant.listed(first)
+      expect(item).toMatchObject({ kind: "paid_without_order", amount: "360.00", order_id: orderId, can_refund: true })
+      expect(item.summary).toMatch(/paid twice/)
+      // The order's payment is "-2"'s: recorded on its row, never on the first's.
+      const ledger = getContainer().resolve(PAYLATER_LEDGER_MODULE) as PayLaterLedgerModuleService
+      const [row1, row2] = await Promise.all([ledger.findAttempt(first), ledger.findAttempt(retry)])
+      const [medusaPayment] = await getContainer().resolve(Modules.PAYMENT).listPayments({ payment_session_id: session.id })
+      expect(row2).toMatchObject({ state: "paid", order_id: orderId, payment_id: medusaPayment.id })
+      expect(row1).toMatchObject({ state: "paid", order_id: null, payment_id: null, superseded_by: retry })
+
+      // A partial refund of the order from its page goes to the PayLater order the order holds.
+      paylater().advanceClock(PAST_REFUND_WINDOW * MINUTE)
+      const refund = await api.post(`/admin/payments/${medusaPayment.id}/refund`, { amount: 50 }, { ...admin, validateStatus: () => true })
+      expect(refund.status).toBe(200)
+      expect(merchant.refundsAtPayLater(retry)).toEqual([expect.objectContaining({ amount: "50.00" })])
+      expect(merchant.refundsAtPayLater(first)).toEqual([])
+
+      // The extra payment goes back in full, once; the order keeps its payment.
+      await runScheduledJobs(getContainer(), 3 + PAST_REFUND_WINDOW)
+      await runScheduledJobs(getContainer(), 20 + PAST_REFUND_WINDOW)
+      expect(merchant.refundsAtPayLater(first)).toEqual([expect.objectContaining({ amount: "360.00", full: true })])
+      expect(merchant.refundsAtPayLater(retry)).toHaveLength(1)
+      const [closed] = await merchant.itemsFor(first, "all")
+      expect(closed).toMatchObject({ status: "resolved", resolution: "refunded" })
+      expect(await ledgerForCart(getContainer(), started.cart.id)).toMatchObject({ orderId, orders: 1 })
+    })
+
+    it("the first link paid and placed while its create's answer is still lost, then the retry paid too: the first holds the order, the retry is extra and refunded", async () => {
+      // The first create reaches PayLater but its answer is late: the provider waits 1.5 s, then retries as "-2".
+      await withFreshToken()
+      paylater().fault({ endpoint: "link", mode: "timeout", commit: true })
+      const cart = await store.createCart({ regionId: seed.regionId, variantId: seed.variants.standard.id })
+      const collection = await store.createPaymentCollection(cart.id)
+      const known = new Set(paylater().orders().map((o) => o.orderId))
+      const creating = store.createPaymentSession(collection.id, PAYLATER_PROVIDER_ID)
+
+      // Meanwhile the first link is paid (PayLater's page was open) and its notification settles it.
+      let first: { orderId: string } | undefined
+      for (let i = 0; i < 100 && !first; i++) {
+        first = paylater().orders().find((o) => !known.has(o.orderId) && !/-\d+$/.test(o.orderId))
+        if (!first) await new Promise((r) => setTimeout(r, 20))
+      }
+      if (!first) throw new Error("the first create never reached the sandbox")
+      await paylater().approveLink(first.orderId)
+      paylater.pointWebhooksAt(api, PLUGIN_WEBHOOK_PATH)
+      expect(await paylater().sendWebhook({ orderId: first.orderId, status: "success" })).toMatchObject({ outcome: "delivered" })
+      const { orderId } = await eventually(() => ledgerForCart(getContainer(), cart.id), (l) => l.orders === 1)
+
+      // The retry answers: the session now names "-2", and the shopper pays it as well.
+      const created = await creating
+      const retry = `${first.orderId}-2`
+      expect(created.ok && created.data.session?.data.paylater_order_id).toBe(retry)
+      await paylater().approveLink(retry)
+      paylater().setWebhookUrl(null)
+      await runScheduledJobs(getContainer(), 3)
+
+      // The order holds the first; the retry is the extra payment, listed and refunded, never the order's.
+      const ledger = getContainer().resolve(PAYLATER_LEDGER_MODULE) as PayLaterLedgerModuleService
+      const [row1, row2] = await Promise.all([ledger.findAttempt(first.orderId), ledger.findAttempt(retry)])
+      const [medusaPayment] = await getContainer().resolve(Modules.PAYMENT).listPayments({ payment_session_id: first.orderId })
+      expect(row1).toMatchObject({ state: "paid", order_id: orderId, payment_id: medusaPayment.id })
+      expect(row2).toMatchObject({ state: "paid", order_id: null })
+      const item = await merchant.listed(retry)
+      expect(item).toMatchObject({ kind: "paid_without_order", amount: "360.00", order_id: orderId, can_refund: true })
+      expect(item.payment_id ?? null).toBeNull()
+
+      await timePasses()
+      expect(merchant.refundsAtPayLater(retry)).toEqual([expect.objectContaining({ amount: "360.00", full: true })])
+      expect(merchant.refundsAtPayLater(first.orderId)).toEqual([])
+      expect(await ledgerForCart(getContainer(), cart.id)).toMatchObject({ orderId, orders: 1, refunds: 0 })
+    })
 
     it("sold out, then paid with the store's other method: the PayLater money is extra and refunded in full, never closed unrefunded", async () => {
       const { sessionId, cartId } = await payThenSellOut(api, store, seed, stocked)

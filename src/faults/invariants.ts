@@ -19,7 +19,7 @@ export interface PayLaterOrderRecord {
 /** A Medusa payment made by a PayLater provider, with the PayLater order it is for and the Medusa order holding it. */
 export interface MedusaPaymentRecord {
   id: string
-  /** The PayLater order this payment is for (ledger row naming the payment, else the payment's data). */
+  /** The PayLater order this payment is for: its data (the provider's authorization output, where its refunds go), else a ledger row naming it. */
   paylater_order_id: string | null
   /** The Medusa order whose payment collection holds it (null: the cart is no order). */
   order_id: string | null
@@ -60,6 +60,8 @@ export interface AttentionRow {
   kind: string
   status: string
   paylater_order_id: string | null
+  /** A Medusa refund record PayLater never paid out, listed for a person (reconciliation/unsent-refunds.ts). */
+  medusa_refund_id?: string | null
 }
 
 export interface CampaignRecords {
@@ -199,8 +201,11 @@ export function checkInvariants(records: CampaignRecords): Violation[] {
       )
     }
   }
+  // Medusa refund records PayLater never paid out (a process or connection died before Medusa dropped
+  // them) are accepted only while they are on the list for a person.
+  const unpaidListed = new Set(records.attention.filter((a) => a.status === "open" && a.medusa_refund_id).map((a) => a.medusa_refund_id!))
   for (const p of livePayments) {
-    const medusaRefunded = sum(p.refunds)
+    const medusaRefunded = sum(p.refunds.filter((r) => !unpaidListed.has(r.id)))
     const order = p.paylater_order_id ? paylaterById.get(p.paylater_order_id) : undefined
     // A refund whose outcome nobody knows (listed for a person to check with PayLater) may be in Medusa's records only.
     const unknownListed = listed.has(p.paylater_order_id ?? "")

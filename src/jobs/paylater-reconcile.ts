@@ -1,9 +1,8 @@
-import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { logger as bootLogger } from "@medusajs/framework/logger"
-import { recordReconcileRun } from "../modules/paylater-ledger/reconcile-runs"
 import { describeReconcileSchedule, reconcileSchedule } from "../reconciliation/schedule"
-import { payLaterReconcileWorkflow } from "../workflows/paylater-reconcile/workflow"
+import { runReconciliation } from "../reconciliation/run-jobs"
+import { watchSchedule } from "../reconciliation/schedule-watchdog"
 
 /**
  * Reconciles PayLater payments no webhook settled (lost, late, or refused notifications), every
@@ -15,28 +14,9 @@ export default async function payLaterReconcileJob(container: MedusaContainer): 
   if (reconcileSchedule().disabled) {
     return
   }
-  const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
-  const startedAt = new Date()
-  const { result } = await payLaterReconcileWorkflow(container)
-    .run({ input: {} })
-    .catch(async (error: unknown) => {
-      await recordReconcileRun(container, startedAt, { error })
-      throw error
-    })
-  await recordReconcileRun(container, startedAt, { result })
-  if (!result.ran || !result.results.length) {
-    return
-  }
-  const counts = result.results.reduce<Record<string, number>>((acc, r) => {
-    acc[r.outcome] = (acc[r.outcome] ?? 0) + 1
-    return acc
-  }, {})
-  const summary = Object.entries(counts)
-    .map(([outcome, n]) => `${n} ${outcome}`)
-    .join(", ")
-  logger.info(
-    `PayLater reconciliation: checked ${result.results.length} of ${result.eligible} (${summary})${result.deferred ? `; ${result.deferred} left for the next run` : ""}${result.stopped ? `; stopped early: ${result.stopped}` : ""}`
-  )
+  // A process that runs jobs keeps watch over their schedule from its first run on.
+  watchSchedule(container)
+  await runReconciliation(container, "schedule")
 }
 
 const schedule = reconcileSchedule()

@@ -5,6 +5,7 @@ import { ledgerModuleOf } from "../modules/paylater-ledger/resolve"
 import { decideOwner, ownerSentence, type CollectionMoney, type Owner } from "../modules/paylater-ledger/whose-money"
 import { ownersOf } from "./owners"
 import { PAYLATER_PROVIDER } from "./session"
+import { attemptOfPayment } from "./payment-attempt"
 
 /**
  * Medusa's records of one payment collection's money, read now: the order it belongs to (the cart's
@@ -15,7 +16,7 @@ export async function collectionMoneyOf(container: MedusaContainer, collectionId
   const [owners, payments] = await Promise.all([
     ownersOf(container, [collectionId]),
     container.resolve(Modules.PAYMENT).listPayments({ payment_collection_id: collectionId } as never, {
-      select: ["id", "provider_id", "payment_session_id", "canceled_at", "created_at"],
+      select: ["id", "provider_id", "payment_session_id", "canceled_at", "created_at", "data"],
       relations: ["captures"],
     }),
   ])
@@ -37,6 +38,7 @@ export async function collectionMoneyOf(container: MedusaContainer, collectionId
       id: p.id,
       session_id: (p as { payment_session_id?: string | null }).payment_session_id ?? null,
       paylater: PAYLATER_PROVIDER.test(p.provider_id),
+      attempt: PAYLATER_PROVIDER.test(p.provider_id) ? attemptOfPayment(p) : null,
       canceled: !!p.canceled_at,
       created_at: p.created_at as Date,
       held: (p.captures ?? []).some((c) => c && heldIds.has(c.id)),
@@ -95,14 +97,16 @@ export async function recordOrderOwner(
   let unsure = false
   for (const sessionId of sessions) {
     const rows = await ledger.attemptsOfSession(sessionId)
-    // The attempt authorizePayment asked about: the session's paid one not superseded, else its paid one.
-    const row = rows.find((r) => r.state === "paid" && !r.superseded_by) ?? rows.find((r) => r.state === "paid")
-    const owner = decideOwner(row, money, now)
-    if (owner.owner === "this_order" && row) {
-      if (!owner.recorded) await recordOwner(container, row, owner)
-      return owner.recorded ? row : await ledger.findAttempt(row.paylater_order_id)
+    // The attempt the session's payment was authorized for decides (decideOwner); the current one first.
+    const paid = [...rows.filter((r) => r.state === "paid" && !r.superseded_by), ...rows.filter((r) => r.state === "paid" && r.superseded_by)]
+    for (const row of paid) {
+      const owner = decideOwner(row, money, now)
+      if (owner.owner === "this_order" && owner.order_id === placed.order_id) {
+        if (!owner.recorded) await recordOwner(container, row, owner)
+        return owner.recorded ? row : await ledger.findAttempt(row.paylater_order_id)
+      }
+      if (owner.owner === "cannot_tell") unsure = true
     }
-    if (owner.owner === "cannot_tell") unsure = true
   }
   return unsure ? undefined : null
 }

@@ -1,4 +1,3 @@
-import { Modules } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ledgerModuleOf } from "../modules/paylater-ledger/resolve"
 import { storedAmountText } from "../providers/paylater/money"
@@ -8,7 +7,7 @@ import { configuredRegistrations, registrationIdOf } from "../medusa-records/reg
 import { ownersOf } from "../medusa-records/owners"
 import { whoseMoney } from "../medusa-records/order-owner"
 import { ownerSentence } from "../modules/paylater-ledger/whose-money"
-import { PAYLATER_PROVIDER } from "../medusa-records/session"
+import { attemptOfPayment, recordedPaymentOf } from "../medusa-records/payment-attempt"
 import { blocksCompletion, planFor, readPlan, type AutoRefund } from "./refund-plan"
 
 /**
@@ -102,15 +101,6 @@ export async function flagPaidAttempt(container: MedusaContainer, paid: PaidAtte
   })
 }
 
-/** The Medusa payment PayLater's "paid" created for a session (it outlives the session), or null. */
-export async function recordedPaymentOf(container: MedusaContainer, sessionId: string) {
-  const [payment] = await container.resolve(Modules.PAYMENT).listPayments(
-    { payment_session_id: sessionId },
-    { select: ["id", "provider_id", "payment_collection_id", "created_at", "captured_at"], take: 1 }
-  )
-  return payment && PAYLATER_PROVIDER.test(payment.provider_id) ? payment : null
-}
-
 /**
  * A PayLater payment recorded in Medusa (PayLater said paid) whose cart has no order with it: listed
  * with its Medusa payment, which the refund goes through. Decided from the session's paid ledger row
@@ -125,10 +115,15 @@ export async function flagPaidWithoutOrder(
 ): Promise<AttentionRecord | null> {
   const ledger = ledgerModuleOf(container)
   if (!ledger) return null
-  const rows = await ledger.attemptsOfSession(sessionId)
-  const row = rows.find((r) => r.state === "paid" && !r.superseded_by) ?? null
   const payment = await recordedPaymentOf(container, sessionId)
-  if (!row || !payment) {
+  if (!payment) {
+    return null
+  }
+  // The attempt the payment was authorized for (payment-attempt.ts), not necessarily the session's current one.
+  const rows = await ledger.attemptsOfSession(sessionId)
+  const named = attemptOfPayment(payment as { data?: Record<string, unknown> | null })
+  const row = (named ? rows.find((r) => r.paylater_order_id === named) : rows.find((r) => !r.superseded_by)) ?? null
+  if (row?.state !== "paid") {
     return null
   }
   const collectionId = row.payment_collection_id ?? payment.payment_collection_id

@@ -5,7 +5,8 @@ import type { AttemptRecord } from "../modules/paylater-ledger/ledger-port"
 import { askPayLaterNow } from "../modules/paylater-ledger/attempt-state"
 import { ledgerModuleOf } from "../modules/paylater-ledger/resolve"
 import { storedAmountText } from "../providers/paylater/money"
-import { flagPaidAttempt, flagPaidWithoutOrder, PAID_WITHOUT_ORDER_NEXT_STEP, recordedPaymentOf } from "../paid-without-order/listing"
+import { flagPaidAttempt, flagPaidWithoutOrder, PAID_WITHOUT_ORDER_NEXT_STEP } from "../paid-without-order/listing"
+import { paymentOfAttempt } from "../medusa-records/payment-attempt"
 import { ownersOf } from "../medusa-records/owners"
 import { registrationOfAttempt, warnUnroutedOnce } from "../medusa-records/registrations"
 import type { SettleInput, Settlement } from "./settle"
@@ -71,8 +72,8 @@ async function linkToCart(container: MedusaContainer, row: AttemptRecord): Promi
 /** Lists a paid detached attempt (idempotent: the same PayLater order gives the same item). */
 async function listPaidDetached(container: MedusaContainer, row: AttemptRecord, signal: string, news: boolean): Promise<void> {
   const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
-  if (!row.superseded_by && (await recordedPaymentOf(container, row.session_id))) {
-    // Medusa recorded the payment, then deleted its session: its cart's completion failed.
+  if (await paymentOfAttempt(container, row)) {
+    // Medusa recorded this attempt's payment, then deleted its session: its cart's completion failed.
     await flagPaidWithoutOrder(container, row.session_id, { signal })
     return
   }

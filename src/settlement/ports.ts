@@ -8,7 +8,7 @@ import { collectStatusAnswer, type StatusAnswer } from "../process-wide/status-a
 import { recordOrderOwner, whoseMoney } from "../medusa-records/order-owner"
 import { collectionHoldsNoPayment } from "../medusa-records/owners"
 import { currentAttemptOf, readPayLaterSession, type PayLaterSessionContext } from "../medusa-records/session"
-import { recordedPaymentOf } from "../paid-without-order/listing"
+import { attemptOfPayment, paymentOfAttempt } from "../medusa-records/payment-attempt"
 import { completeUnlessRefunded, type CompletionOutcome } from "./completion"
 import { settleDetachedAttempt } from "./detached-attempt"
 import { authorizeUnderLock, rereadSessionRow, takeStatusSlot } from "./medusa-effects"
@@ -38,14 +38,18 @@ export interface SettlementPorts {
   readSession(sessionId: string): Promise<PayLaterSessionContext | null>
   /** Medusa's session status and the current row again, after a refused authorization. */
   rereadSession(context: PayLaterSessionContext): Promise<PayLaterSessionContext>
-  /** The Medusa payment recorded for the session (by its own completion), if any. */
-  recordedPaymentId(sessionId: string): Promise<string | null>
+  /** The Medusa payment authorized for this very attempt (medusa-records/payment-attempt.ts), if any. */
+  paymentIdOfAttempt(row: AttemptRecord): Promise<string | null>
   collectionHoldsNoPayment(collectionId: string): Promise<boolean>
   /**
    * Medusa's authorization of the session under the cart lock (the provider asks PayLater and
-   * records the answer): the payment it created, null when refused, with PayLater's answer if asked.
+   * records the answer): the payment it created, null when refused, the attempt that payment was
+   * authorized for (as its data names it), and PayLater's answer if asked.
    */
-  authorize(context: PayLaterSessionContext, signal: string): Promise<{ payment_id: string | null; answer: StatusAnswer | null }>
+  authorize(
+    context: PayLaterSessionContext,
+    signal: string
+  ): Promise<{ payment_id: string | null; authorized_for: string | null; answer: StatusAnswer | null }>
   recordOrderCaptures(sessionId: string, orderId: string): Promise<void>
   completeCart(context: PayLaterSessionContext): Promise<CompletionOutcome>
   whoseMoney(row: AttemptRecord): Promise<Owner>
@@ -77,11 +81,11 @@ export function medusaSettlementPorts(container: MedusaContainer): SettlementPor
     },
     readSession: (sessionId) => readPayLaterSession(container, sessionId),
     rereadSession: (context) => rereadSessionRow(container, context),
-    recordedPaymentId: async (sessionId) => (await recordedPaymentOf(container, sessionId))?.id ?? null,
+    paymentIdOfAttempt: async (row) => (await paymentOfAttempt(container, row))?.id ?? null,
     collectionHoldsNoPayment: (collectionId) => collectionHoldsNoPayment(container, collectionId),
     authorize: async (context, signal) => {
       const { result, answer } = await collectStatusAnswer(() => authorizeUnderLock(container, context, signal))
-      return { payment_id: result?.payment_id ?? null, answer }
+      return { payment_id: result?.payment_id ?? null, authorized_for: result ? attemptOfPayment(result) : null, answer }
     },
     recordOrderCaptures: async (sessionId, orderId) => {
       await recordOrderCaptures(container, sessionId, orderId)

@@ -134,7 +134,7 @@ async function authorizeAndComplete(ports: SettlementPorts, session: PayLaterSes
       return fromRecord(current, ports.now(), false)
     }
     // PayLater is asked once, by the provider inside Medusa's authorization; its answer comes back as a value.
-    const { payment_id: paymentId, answer } = await ports.authorize(current, input.signal)
+    const { payment_id: paymentId, authorized_for: authorizedFor, answer } = await ports.authorize(current, input.signal)
     asked = answer !== null
     if (!paymentId) {
       current = await ports.rereadSession(current)
@@ -154,8 +154,14 @@ async function authorizeAndComplete(ports: SettlementPorts, session: PayLaterSes
     // before our lock (its own completion authorized it) and so the provider was not asked.
     const attempt = answer?.attempt ?? (await ports.currentAttemptOf(current.session_id)) ?? current.attempt
     current = { ...current, session_status: "authorized", attempt }
-    // Refunds name the Medusa payment from here on (the provider reads no Medusa record).
-    await linkAttempt(ports, current, paymentId)
+    // Refunds name the Medusa payment from here on (the provider reads no Medusa record), on the
+    // attempt the payment was authorized for as its data names it (medusa-records/payment-attempt.ts):
+    // Medusa's own completion may have authorized an earlier attempt before our lock.
+    if (!authorizedFor || authorizedFor === current.attempt?.paylater_order_id) {
+      await linkAttempt(ports, current, paymentId)
+    } else {
+      await ports.linkAttempt(authorizedFor, { payment_id: paymentId })
+    }
   }
   if (current.order_id) {
     // The order exists already (point of sale, or a completion that stopped before its payment): the capture goes onto it.
@@ -246,8 +252,9 @@ async function linkAttempt(ports: SettlementPorts, context: PayLaterSessionConte
     payment_collection_id: context.payment_collection_id,
     cart_id: context.cart_id,
     kind: context.for_order ? "point_of_sale" : row.kind,
-    // Otherwise, paid through Medusa's own completion (the storefront's): the payment it recorded.
-    payment_id: paymentId ?? (medusaRecorded(context) && !row.payment_id ? await ports.recordedPaymentId(context.session_id) : null),
+    // Otherwise, paid through Medusa's own completion (the storefront's): the payment it recorded,
+    // only when authorized for this very attempt (a retried create may have replaced the one it was for).
+    payment_id: paymentId ?? (medusaRecorded(context) && !row.payment_id ? await ports.paymentIdOfAttempt(row) : null),
   }
   if (Object.entries(links).some(([key, value]) => value && (row as unknown as Record<string, unknown>)[key] !== value)) {
     await ports.linkAttempt(row.paylater_order_id, links)

@@ -92,7 +92,8 @@ async function readRecords({ databaseUrl, sandbox, since, seed, askSlackMs }) {
       paylater,
       payments: payments.map((p) => ({
         id: p.id,
-        paylater_order_id: orderOfPayment.get(p.id) ?? p.data_order_id ?? p.payment_session_id ?? null,
+        // Where the provider sends its refunds: the attempt its authorization named (the payment's data).
+        paylater_order_id: p.data_order_id ?? orderOfPayment.get(p.id) ?? p.payment_session_id ?? null,
         order_id: p.order_id,
         cart_id: p.cart_id,
         amount: p.amount,
@@ -110,7 +111,13 @@ async function readRecords({ databaseUrl, sandbox, since, seed, askSlackMs }) {
         created_at: iso(a.created_at),
       })),
       refundAttempts,
-      attention: attention.map((a) => ({ id: a.id, kind: a.kind, status: a.status, paylater_order_id: a.paylater_order_id })),
+      attention: attention.map((a) => ({
+        id: a.id,
+        kind: a.kind,
+        status: a.status,
+        paylater_order_id: a.paylater_order_id,
+        medusa_refund_id: a.detail?.medusa_refund_id ?? null,
+      })),
     }
   })
 }
@@ -135,8 +142,22 @@ async function makeAutoRefundsDue(databaseUrl, since) {
 }
 
 /** What is still in flight: open rows due for a question, automatic refunds due, reconciliation runs since `after`. */
-async function pendingWork(databaseUrl, since, after, askSlackMs) {
+/**
+ * What the final wait waits for. `paidOpen`: ledger rows still open although PayLater holds them as
+ * paid (their notification was lost), with the latest time one of them is next asked: reconciliation
+ * finds each at its own next question (attempt-state.ts nextAskAt), and the wait gives it that time.
+ */
+async function pendingWork(databaseUrl, since, after, askSlackMs, paidAtPayLater = []) {
   return query(databaseUrl, async (db) => {
+    const paidOpen = paidAtPayLater.length
+      ? (
+          await db.query(
+            `select count(*)::int as n, max(coalesce(next_ask_at, created_at)) as last_ask from paylater_attempt
+              where deleted_at is null and created_at >= $1 and state in ('starting', 'open') and paylater_order_id = any($2)`,
+            [since, paidAtPayLater]
+          )
+        ).rows[0]
+      : { n: 0, last_ask: null }
     const due = await db.query(
       `select count(*)::int as n from paylater_attempt
         where deleted_at is null and created_at >= $1 and state in ('starting', 'open')
@@ -155,7 +176,14 @@ async function pendingWork(databaseUrl, since, after, askSlackMs) {
       `select count(*)::int as n from paylater_refund_attempt where status = 'pending' and deleted_at is null and created_at >= $1`,
       [since]
     )
-    return { dueRows: due.rows[0].n, dueRefunds: refunds.rows[0].n, pendingRefunds: pendingRefunds.rows[0].n, runs: runs.rows[0].n }
+    return {
+      dueRows: due.rows[0].n,
+      dueRefunds: refunds.rows[0].n,
+      pendingRefunds: pendingRefunds.rows[0].n,
+      runs: runs.rows[0].n,
+      paidOpen: paidOpen.n,
+      paidOpenNextAsk: paidOpen.last_ask ? new Date(paidOpen.last_ask).getTime() : null,
+    }
   })
 }
 

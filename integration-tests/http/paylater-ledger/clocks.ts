@@ -6,34 +6,14 @@
  *
  * One place on purpose: whatever the ledger makes of the jobs, a spec only says "the jobs ran at
  * +N minutes". Integration tests boot with PAYLATER_RECONCILE_SCHEDULE=off (integration-tests/setup.js)
- * so that nothing runs behind a test's back; the jobs return at once while it is off, so it is
- * switched on for the duration of the call, exactly as a store with the default schedule runs them.
+ * so that nothing runs behind a test's back; the jobs' work is called here directly (run-jobs.ts),
+ * as the scheduler's job functions call it, without starting their schedule watchdog in the test process.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { atStoreTime } from "../../helpers/store-clock"
-import payLaterReconcileJob from "../../../src/jobs/paylater-reconcile"
-import payLaterRecoverPaymentsJob from "../../../src/jobs/paylater-recover-payments"
+import { runReconciliation, runRecovery } from "../../../src/reconciliation/run-jobs"
 
 export const MINUTE = 60_000
-
-let enabled = 0
-let savedSchedule: string | undefined
-
-/** The schedule switched on while any job call of the test runs (calls may overlap). */
-async function withJobsEnabled<T>(run: () => Promise<T>): Promise<T> {
-  if (enabled++ === 0) {
-    savedSchedule = process.env.PAYLATER_RECONCILE_SCHEDULE
-    process.env.PAYLATER_RECONCILE_SCHEDULE = "*/2 * * * *"
-  }
-  try {
-    return await run()
-  } finally {
-    if (--enabled === 0) {
-      if (savedSchedule === undefined) delete process.env.PAYLATER_RECONCILE_SCHEDULE
-      else process.env.PAYLATER_RECONCILE_SCHEDULE = savedSchedule
-    }
-  }
-}
 
 /**
  * Runs both scheduled PayLater jobs `times` times at once (as several servers would), `minutesLater`
@@ -41,13 +21,11 @@ async function withJobsEnabled<T>(run: () => Promise<T>): Promise<T> {
  */
 export async function runScheduledJobs(container: MedusaContainer, minutesLater = 0, times = 1): Promise<void> {
   const runs = () =>
-    withJobsEnabled(() =>
-      Promise.all(
-        Array.from({ length: times }, async () => {
-          await payLaterReconcileJob(container)
-          await payLaterRecoverPaymentsJob(container)
-        })
-      )
+    Promise.all(
+      Array.from({ length: times }, async () => {
+        await runReconciliation(container, "schedule")
+        await runRecovery(container)
+      })
     )
   await (minutesLater ? atStoreTime(minutesLater * MINUTE, runs) : runs())
 }

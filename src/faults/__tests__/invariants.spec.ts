@@ -136,6 +136,17 @@ describe("fault campaign invariants", () => {
     expect(broken(r, "refunds_sound")).toEqual([])
   })
 
+  it("4: a Medusa refund record the guard never sent (Medusa kept it when its clean-up died), unless it is listed", () => {
+    const r = healthy()
+    r.payments[2].refunds = [{ id: "ref_C", amount: "360.00" }]
+    expect(broken(r, "refunds_sound").map((v) => v.ids.payment_id)).toEqual(["pay_C"])
+    r.attention.push({ id: "platt_C", kind: "mismatch", status: "open", paylater_order_id: "payses_C", medusa_refund_id: "ref_C" })
+    expect(broken(r, "refunds_sound")).toEqual([])
+    // Resolved by a person who did not refund the shopper: silent again, so a violation again.
+    r.attention[r.attention.length - 1].status = "resolved"
+    expect(broken(r, "refunds_sound").map((v) => v.ids.payment_id)).toEqual(["pay_C"])
+  })
+
   it("5: an open or starting row due long ago that PayLater was not asked about", () => {
     const r = healthy()
     r.attempts[3].next_ask_at = minutesAgo(20)

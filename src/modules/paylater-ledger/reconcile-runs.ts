@@ -5,6 +5,9 @@ import { ledgerModuleOf } from "./resolve"
 /** Runs kept for Settings → PayLater ("last reconciliation run"); older ones are deleted. */
 const KEEP_RUNS = 50
 
+/** Who started a run: Medusa's scheduler, or the watchdog standing in for a stopped schedule. */
+export type ReconcileRunTrigger = "schedule" | "watchdog"
+
 export interface ReconcileRunSummary {
   ran: boolean
   eligible?: number
@@ -18,7 +21,8 @@ export interface ReconcileRunSummary {
 export async function recordReconcileRun(
   container: MedusaContainer,
   startedAt: Date,
-  outcome: { result: ReconcileRunSummary } | { error: unknown }
+  outcome: { result: ReconcileRunSummary } | { error: unknown },
+  trigger: ReconcileRunTrigger = "schedule"
 ): Promise<void> {
   try {
     const service = ledgerModuleOf(container)
@@ -36,6 +40,7 @@ export async function recordReconcileRun(
       eligible: result?.eligible ?? 0,
       outcomes,
       error: "error" in outcome ? String((outcome.error as Error)?.message ?? outcome.error).slice(0, 500) : null,
+      trigger,
     })
     const old = await service.listPayLaterReconcileRuns({}, { select: ["id"], order: { started_at: "DESC" }, skip: KEEP_RUNS, take: 100 })
     if (old.length) {

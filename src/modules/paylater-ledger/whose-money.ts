@@ -28,6 +28,13 @@ export interface CollectionPayment {
   session_id: string | null
   /** A PayLater payment (either method, any registration). */
   paylater: boolean
+  /**
+   * The PayLater order (attempt) it was authorized for: the provider's authorization output, which
+   * Medusa keeps as the payment's data (written by the provider from the ledger, never by the
+   * storefront); refunds of the payment go to that PayLater order. Null when not a PayLater payment
+   * or not named.
+   */
+  attempt: string | null
   canceled: boolean
   created_at: Date | string
   /** The order's transactions hold a capture of it: the order was placed with (or paid by) it. */
@@ -42,6 +49,7 @@ export interface CollectionMoney {
 }
 
 export interface OwnedRow {
+  paylater_order_id: string
   state: string
   session_id: string
   order_id: string | null
@@ -67,8 +75,8 @@ const ms = (at: Date | string) => new Date(at).getTime()
  * 2. they hold another payment, or a live payment of another method is on the collection (other
  *    methods are not captured at completion, so no transaction names them) → extra;
  * 3. this attempt has no live Medusa payment on the collection (never authorized in Medusa, canceled
- *    by a failed completion, or a superseded attempt of a session whose payment is its current
- *    attempt's) → extra: an order can only hold a payment Medusa recorded for it;
+ *    by a failed completion, or another attempt of the same session is the one its payment was
+ *    authorized for) → extra: an order can only hold a payment Medusa recorded for it;
  * 4. only PayLater payments and no transaction yet → cannot tell until OWNER_SETTLES_WITHIN_MS after
  *    the order; then the order holds the first PayLater payment Medusa recorded (Medusa's completion
  *    takes the collection's authorized payment; a later one is a second payment), the rest are extra.
@@ -81,10 +89,12 @@ export function decideOwner(row: OwnedRow | null | undefined, money: CollectionM
   const order = money?.order
   if (!order) return { owner: "no_order" }
   const live = money.payments.filter((p) => !p.canceled)
-  // A session has one Medusa payment, authorized for its current attempt (the provider asks PayLater
-  // about that one only): a superseded attempt paid too never holds it unless its row names it.
-  const mine =
-    live.find((p) => p.id === row.payment_id) ?? (row.superseded_by ? undefined : live.find((p) => p.paylater && p.session_id === row.session_id))
+  // A Medusa payment is the money of the attempt it was authorized for. A session's attempt can
+  // change after its payment was authorized (a create whose answer was lost is retried as "-2" while
+  // the first, paid meanwhile, is being placed), so neither the session nor the row's link decides
+  // against the payment's own attempt; a payment naming none falls to the session's current attempt.
+  const authorizedFor = (p: CollectionPayment) => (p.attempt ? p.attempt === row.paylater_order_id : !row.superseded_by && p.session_id === row.session_id)
+  const mine = live.find((p) => p.paylater && p.id === row.payment_id && authorizedFor(p)) ?? live.find((p) => p.paylater && authorizedFor(p))
   if (mine?.held) return { owner: "this_order", order_id: order.id, payment_id: mine.id, recorded: false }
   const heldOther = live.find((p) => p.held)
   if (heldOther) return { owner: "extra", order_id: order.id, held_by: heldOther.paylater ? "paylater" : "other_method" }

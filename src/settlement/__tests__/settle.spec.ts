@@ -45,7 +45,7 @@ interface World {
   /** What the session looks like after a refused authorization. */
   afterRefusal?: PayLaterSessionContext
   /** Medusa's authorization: the payment it created (null: refused) and PayLater's answer. */
-  authorize?: { payment_id: string | null; answer: StatusAnswer | null }
+  authorize?: { payment_id: string | null; authorized_for?: string | null; answer: StatusAnswer | null }
   completion?: CompletionOutcome
   owner?: Owner
   collectionHoldsNoPayment?: boolean
@@ -75,9 +75,12 @@ function fake(world: World) {
       return world.session ?? null
     },
     rereadSession: async (context) => (call("rereadSession"), world.afterRefusal ?? context),
-    recordedPaymentId: async () => (call("recordedPaymentId"), "pay_medusa"),
+    paymentIdOfAttempt: async () => (call("paymentIdOfAttempt"), "pay_medusa"),
     collectionHoldsNoPayment: async () => (call("collectionHoldsNoPayment"), world.collectionHoldsNoPayment ?? false),
-    authorize: async () => (call("authorize"), world.authorize ?? { payment_id: "pay_1", answer: { answered: true, attempt: paidRow() } }),
+    authorize: async () => (
+      call("authorize"),
+      { authorized_for: null, ...(world.authorize ?? { payment_id: "pay_1", authorized_for: "payses_1", answer: { answered: true, attempt: paidRow() } }) }
+    ),
     recordOrderCaptures: async () => void call("recordOrderCaptures"),
     completeCart: async () => (call("completeCart"), world.completion ?? { order_id: "order_1", held_by: heldRow() }),
     whoseMoney: async () => (call("whoseMoney"), world.owner ?? ({ owner: "no_order" } as Owner)),
@@ -147,6 +150,15 @@ describe("settlement (behind ports)", () => {
       const result = await settleWith(f.ports, notification("success"))
       expect(result).toMatchObject({ outcome: "paid", order_id: "order_1" })
       expect(f.detached).toEqual([{ row: paidRow(), input: expect.objectContaining({ reported: undefined, throttle_seconds: undefined }) }])
+    })
+
+    it("links the payment to the attempt Medusa authorized it for, when that is not the one read", async () => {
+      // Medusa's own completion authorized the session (for its first attempt) before our lock.
+      const current = attempt({ paylater_order_id: "payses_1-2" })
+      const f = fake({ session: session({ attempt: current }), authorize: { payment_id: "pay_1", authorized_for: "payses_1", answer: null } })
+      f.ports.linkAttempt = async (id, l) => void f.links.push({ id, ...l })
+      await settleWith(f.ports, { session_id: "payses_1", signal: "poll" })
+      expect(f.links).toEqual([{ id: "payses_1", payment_id: "pay_1" }])
     })
 
     it("does not ask again whose money the order holds when completion recorded this attempt", async () => {

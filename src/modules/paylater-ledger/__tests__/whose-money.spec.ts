@@ -3,12 +3,21 @@ import { decideOwner, heldByNoOrder, OWNER_SETTLES_WITHIN_MS, ownerSentence, typ
 const NOW = new Date("2026-11-26T12:00:00Z")
 const placedAt = (msAgo: number) => new Date(NOW.getTime() - msAgo)
 
-const paid = (over: Partial<OwnedRow> = {}): OwnedRow => ({ state: "paid", session_id: "ps_1", order_id: null, payment_id: null, ...over })
+// An attempt's PayLater order id is its session's id ("-2", "-3" for retries); a payment names the attempt it was authorized for.
+const paid = (over: Partial<OwnedRow> = {}): OwnedRow => ({
+  state: "paid",
+  session_id: "ps_1",
+  paylater_order_id: over.session_id ?? "ps_1",
+  order_id: null,
+  payment_id: null,
+  ...over,
+})
 
 const payment = (over: Partial<CollectionPayment> = {}): CollectionPayment => ({
   id: "pay_1",
   session_id: "ps_1",
   paylater: true,
+  attempt: over.paylater === false ? null : (over.session_id ?? "ps_1"),
   canceled: false,
   created_at: placedAt(60_000),
   held: false,
@@ -88,14 +97,30 @@ describe("decideOwner: whose money a paid attempt is", () => {
     expect(decideOwner(paid({ session_id: "ps_b" }), money, NOW)).toEqual({ owner: "extra", order_id: "order_1", held_by: "paylater" })
   })
 
-  it("a superseded attempt paid too is extra: the session's payment is its current attempt's", () => {
-    const money = order([payment({ held: true })])
+  it("a superseded attempt paid too is extra when its session's payment was authorized for the retry", () => {
+    const money = order([payment({ attempt: "ps_1-2", held: true })])
     expect(decideOwner(paid({ superseded_by: "ps_1-2" }), money, NOW)).toEqual({ owner: "extra", order_id: "order_1", held_by: "paylater" })
+    expect(decideOwner(paid({ paylater_order_id: "ps_1-2" }), money, NOW)).toMatchObject({ owner: "this_order", payment_id: "pay_1" })
+  })
+
+  it("authorized for the first attempt before a retry replaced it: the first is the order's, the paid retry extra", () => {
+    // Fault campaign: the first create's answer was lost, the first link was paid and placed while the
+    // provider retried as "-2", and the shopper paid "-2" too.
+    const money = order([payment({ attempt: "ps_1", held: true })])
+    expect(decideOwner(paid({ superseded_by: "ps_1-2" }), money, NOW)).toMatchObject({ owner: "this_order", payment_id: "pay_1" })
+    expect(decideOwner(paid({ paylater_order_id: "ps_1-2" }), money, NOW)).toEqual({ owner: "extra", order_id: "order_1", held_by: "paylater" })
+    // Even when a link on the retry's row names the payment: the payment's own attempt decides.
+    expect(decideOwner(paid({ paylater_order_id: "ps_1-2", payment_id: "pay_1" }), money, NOW)).toMatchObject({ owner: "extra" })
+  })
+
+  it("a payment naming no attempt is the session's current attempt's", () => {
+    const money = order([payment({ attempt: null, held: true })])
     expect(decideOwner(paid(), money, NOW)).toMatchObject({ owner: "this_order", payment_id: "pay_1" })
+    expect(decideOwner(paid({ superseded_by: "ps_1-2" }), money, NOW)).toMatchObject({ owner: "extra" })
   })
 
   it("a recorded payment id is matched before the session's", () => {
-    const money = order([payment({ id: "pay_x", session_id: "ps_other", held: true }), payment({ held: false })])
+    const money = order([payment({ id: "pay_x", session_id: "ps_other", attempt: "ps_1", held: true }), payment({ held: false, attempt: "ps_1" })])
     expect(decideOwner(paid({ payment_id: "pay_x" }), money, NOW)).toMatchObject({ owner: "this_order", payment_id: "pay_x" })
   })
 

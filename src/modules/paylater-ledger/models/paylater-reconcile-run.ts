@@ -11,5 +11,7 @@ export const PayLaterReconcileRun = model
     eligible: model.number().default(0),
     outcomes: model.json().nullable(),
     error: model.text().nullable(),
+    /** "schedule" (Medusa's scheduler) or "watchdog" (schedule-watchdog.ts, while the schedule is stopped). */
+    trigger: model.text().default("schedule"),
   })
   .indexes([{ on: ["started_at"] }])

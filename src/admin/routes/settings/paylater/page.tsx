@@ -26,7 +26,8 @@ type Overview = {
   reconciliation: {
     schedule: string
     next_run_at: string | null
-    last_run: null | { started_at: string; ran: boolean; checked: number; eligible: number; error: string | null }
+    scheduler_stalled_since: string | null
+    last_run: null | { started_at: string; ran: boolean; checked: number; eligible: number; error: string | null; trigger: "schedule" | "watchdog" }
   }
   attention_open: number
   store_ceiling?: StoreCeiling
@@ -323,10 +324,19 @@ const PayLaterSettingsPage = () => {
               {r!.last_run
                 ? `${when(r!.last_run.started_at)}: ${
                     r!.last_run.error ? `failed (${r!.last_run.error})` : r!.last_run.ran ? `checked ${r!.last_run.checked} of ${r!.last_run.eligible}` : "skipped (another run was going)"
-                  }`
+                  }${r!.last_run.trigger === "watchdog" ? " (run by the watchdog)" : ""}`
                 : "not run yet"}
             </Text>
           </Row>
+          {r!.scheduler_stalled_since && (
+            <Row label="Scheduled jobs">
+              <Text size="small" className="text-ui-fg-error" data-testid="paylater-scheduler-stalled">
+                Medusa's scheduler has not run the PayLater jobs since {when(r!.scheduler_stalled_since)}. A watchdog in the
+                server runs them meanwhile; restart Medusa to register its scheduled jobs again (they are lost when Redis
+                loses its data).
+              </Text>
+            </Row>
+          )}
           <Row label="Next reconciliation">
             <Text size="small">{r!.schedule === "off" ? "off (PAYLATER_RECONCILE_SCHEDULE)" : when(r!.next_run_at)}</Text>
           </Row>

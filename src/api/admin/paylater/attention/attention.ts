@@ -4,7 +4,7 @@ import { refundPaymentWorkflow } from "@medusajs/medusa/core-flows"
 import { ledgerModuleOf } from "../../../../modules/paylater-ledger/resolve"
 import type { PayLaterLedgerModuleService } from "../../../../modules/paylater-ledger/service"
 import { ATTENTION_RESOLUTIONS, type AttentionRecord } from "../../../../modules/paylater-ledger/types"
-import { recordedPaymentOf } from "../../../../paid-without-order/listing"
+import { paymentOfAttempt } from "../../../../medusa-records/payment-attempt"
 import { currentItems, type CurrentItem } from "../../../../paid-without-order/current-items"
 import { heldByNoOrder, type Owner } from "../../../../modules/paylater-ledger/whose-money"
 import { unroutedItems } from "../../../../paid-without-order/item-registration"
@@ -134,7 +134,12 @@ export async function bookConfirmedRefund(
   const attemptId = item.detail?.refund_attempt_id
   // Refunds record the payment from the attempt ledger; one Medusa recorded without the plugin
   // seeing it yet is found by its session.
-  const paymentId = item.payment_id ?? (item.session_id ? (await recordedPaymentOf(container, item.session_id))?.id : null) ?? null
+  const paymentId =
+    item.payment_id ??
+    (item.session_id && item.paylater_order_id
+      ? (await paymentOfAttempt(container, { paylater_order_id: item.paylater_order_id, session_id: item.session_id }))?.id
+      : null) ??
+    null
   if (!paymentId || typeof attemptId !== "string" || !item.amount) {
     return { booked: false, booking_error: "No Medusa payment is linked to this refund; record it on the order by hand." }
   }

@@ -2,6 +2,7 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { parseExpression } from "cron-parser"
 import { readRegistrations, type PayLaterRegistration } from "../../../../medusa-records/registrations"
 import { reconcileSchedule } from "../../../../reconciliation/schedule"
+import { schedulePeriodMs, STALLED_AFTER_PERIODS } from "../../../../reconciliation/schedule-watchdog"
 import { requireLedgerModule } from "../attention/attention"
 import { storeCeiling } from "./ceiling"
 
@@ -41,7 +42,16 @@ export async function payLaterOverview(container: MedusaContainer, now = new Dat
   const ledger = requireLedgerModule(container)
   const registrations = await readRegistrations(container)
   const schedule = reconcileSchedule()
-  const [lastRun] = await ledger.listPayLaterReconcileRuns({}, { order: { started_at: "DESC" }, take: 1 })
+  const [[lastRun], [lastScheduled]] = await Promise.all([
+    ledger.listPayLaterReconcileRuns({}, { order: { started_at: "DESC" }, take: 1 }),
+    ledger.listPayLaterReconcileRuns({ trigger: "schedule" }, { select: ["started_at"], order: { started_at: "DESC" }, take: 1 }),
+  ])
+  // Medusa's scheduler stopped (e.g. a Redis that lost its data): the watchdog stands in, a person should restart Medusa.
+  const scheduledAt = lastScheduled ? new Date(lastScheduled.started_at) : null
+  const stalledSince =
+    !schedule.disabled && scheduledAt && now.getTime() - scheduledAt.getTime() > STALLED_AFTER_PERIODS * schedulePeriodMs(schedule.cron, now)
+      ? scheduledAt.toISOString()
+      : null
   const [, openCount] = await ledger.listAndCountPayLaterAttentions({ status: "open" }, { select: ["id"], take: 1 })
   return {
     registrations: registrations.map(describeRegistration),
@@ -49,6 +59,8 @@ export async function payLaterOverview(container: MedusaContainer, now = new Dat
     reconciliation: {
       schedule: schedule.disabled ? "off" : schedule.cron,
       next_run_at: schedule.disabled ? null : nextRunAt(schedule.cron, now),
+      /** The scheduler's last run, when it is older than a few periods of the schedule; else null. */
+      scheduler_stalled_since: stalledSince,
       last_run: lastRun
         ? {
             started_at: new Date(lastRun.started_at).toISOString(),
@@ -58,6 +70,7 @@ export async function payLaterOverview(container: MedusaContainer, now = new Dat
             eligible: lastRun.eligible,
             outcomes: lastRun.outcomes ?? {},
             error: lastRun.error ?? null,
+            trigger: lastRun.trigger ?? "schedule",
           }
         : null,
     },

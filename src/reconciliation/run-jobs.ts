@@ -1,0 +1,58 @@
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { recordReconcileRun, type ReconcileRunTrigger } from "../modules/paylater-ledger/reconcile-runs"
+import { payLaterReconcileWorkflow } from "../workflows/paylater-reconcile/workflow"
+import { runPaidWithoutOrderRefunds } from "../paid-without-order/auto-refund"
+import { sweepAbandonedRefunds } from "./abandoned-refunds"
+import { listUnsentRefunds } from "./unsent-refunds"
+
+/**
+ * The work of the two scheduled jobs, callable by Medusa's scheduler (src/jobs), by the watchdog that
+ * stands in for a stopped schedule (schedule-watchdog.ts) and by tests, which must not start the watch.
+ */
+
+/** One reconciliation run (the paylater-reconcile workflow), recorded for Settings → PayLater. */
+export async function runReconciliation(container: MedusaContainer, trigger: ReconcileRunTrigger): Promise<void> {
+  const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
+  const startedAt = new Date()
+  const { result } = await payLaterReconcileWorkflow(container)
+    .run({ input: {} })
+    .catch(async (error: unknown) => {
+      await recordReconcileRun(container, startedAt, { error }, trigger)
+      throw error
+    })
+  await recordReconcileRun(container, startedAt, { result }, trigger)
+  if (!result.ran || !result.results.length) {
+    return
+  }
+  const counts = result.results.reduce<Record<string, number>>((acc, r) => {
+    acc[r.outcome] = (acc[r.outcome] ?? 0) + 1
+    return acc
+  }, {})
+  const summary = Object.entries(counts)
+    .map(([outcome, n]) => `${n} ${outcome}`)
+    .join(", ")
+  logger.info(
+    `PayLater reconciliation: checked ${result.results.length} of ${result.eligible} (${summary})${result.deferred ? `; ${result.deferred} left for the next run` : ""}${result.stopped ? `; stopped early: ${result.stopped}` : ""}`
+  )
+}
+
+/** Refunds whose process died before PayLater answered are listed; paid-without-order refunds are sent when due. */
+export async function runRecovery(container: MedusaContainer): Promise<void> {
+  const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
+  const abandoned = await sweepAbandonedRefunds(container)
+  if (abandoned.length) {
+    logger.warn(`PayLater: ${abandoned.length} refund(s) whose process stopped before PayLater answered are listed on Settings → PayLater (outcome unknown)`)
+  }
+  const unsent = await listUnsentRefunds(container)
+  if (unsent.length) {
+    logger.error(
+      `PayLater: ${unsent.length} refund(s) Medusa recorded were never sent to PayLater (${unsent.map((u) => `${u.refund_id} ${u.amount} QAR`).join(", ")}); listed on Settings → PayLater`
+    )
+  }
+  const results = await runPaidWithoutOrderRefunds(container)
+  const done = results.filter((r) => r.outcome !== "skipped")
+  if (done.length) {
+    logger.info(`PayLater recovery: ${done.map((r) => `${r.id} ${r.outcome}`).join(", ")}`)
+  }
+}
