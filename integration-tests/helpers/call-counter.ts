@@ -1,8 +1,9 @@
 /**
  * Counts the calls a piece of work makes on a live app's modules: ledger reads (the plugin's
- * module), Medusa payment-session reads and locks taken. Only outermost calls count (a service
+ * module), Medusa payment-session reads and locks taken. Only outermost reads count (a service
  * method calling another of its own methods is one read), so the numbers are what the code under
- * test asked for, not how a module implements it.
+ * test asked for, not how a module implements it. Every lock counts, nested ones too: the work a
+ * lock runs takes the next one from inside it, and the locking module never calls itself.
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { Modules } from "@medusajs/framework/utils"
@@ -10,6 +11,11 @@ import { PAYLATER_LEDGER_MODULE } from "../../src/modules/paylater-ledger"
 
 export interface CallCounts {
   ledgerReads: string[]
+  /**
+   * Every other outermost call on the ledger (writes, attention items): a write's own
+   * read-modify-write under the row's lock is part of the write, not a read the caller asked for.
+   */
+  ledgerWrites: string[]
   sessionReads: string[]
   locks: string[]
 }
@@ -18,6 +24,8 @@ type AnyService = Record<string, unknown>
 
 /** Read methods of the attempt ledger: anything that looks attempts up without writing. */
 const LEDGER_READ = /^(findAttempt|currentAttemptOf|attemptsOfSession|openAttempts|paidAttemptsSince|refundedAmount|list\w*Attempts?|listAndCount\w*Attempts?|retrieve\w*Attempt)$/
+/** The ledger's own writes (each reads its row under the row's lock before it writes). */
+const LEDGER_OTHER = /^(writeAhead|record\w*|linkAttempt|markSessionGone|flagForAttention|closeAttentionOfAttempt|resolveAttention|beginRefund|settleRefund|expireStaleRefundsOf)$/
 const SESSION_READ = /^(listPaymentSessions|listAndCountPaymentSessions|retrievePaymentSession)$/
 const LOCK = /^(execute|acquire)$/
 
@@ -31,19 +39,23 @@ function methodNames(service: AnyService): string[] {
   return [...names].filter((n) => typeof service[n] === "function")
 }
 
-function wrap(service: AnyService, pattern: RegExp, sink: string[]): () => void {
+/** Outermost calls per service: one depth for all of a service's wrapped methods. */
+type Depth = { value: number }
+
+function wrap(service: AnyService, pattern: RegExp, sink: string[], options: { nested?: boolean; depth?: Depth } = {}): () => void {
   const restore: Array<() => void> = []
-  let depth = 0
+  const depth = options.depth ?? { value: 0 }
   for (const name of methodNames(service).filter((n) => pattern.test(n))) {
     const original = service[name] as (...a: unknown[]) => unknown
     const own = Object.prototype.hasOwnProperty.call(service, name)
     service[name] = async function (this: unknown, ...args: unknown[]) {
-      if (depth === 0) sink.push(name)
-      depth++
+      // A lock is named by its key, so a failing budget says which lock was one too many.
+      if (depth.value === 0 || options.nested) sink.push(options.nested ? `${name} ${String(args[0])}` : name)
+      if (!options.nested) depth.value++
       try {
         return await original.apply(service, args)
       } finally {
-        depth--
+        if (!options.nested) depth.value--
       }
     }
     restore.push(() => {
@@ -56,11 +68,14 @@ function wrap(service: AnyService, pattern: RegExp, sink: string[]): () => void 
 
 /** Runs `work` with the counters on, and takes them off again whatever happens. */
 export async function countCalls<T>(container: MedusaContainer, work: () => Promise<T>): Promise<{ result: T; counts: CallCounts }> {
-  const counts: CallCounts = { ledgerReads: [], sessionReads: [], locks: [] }
+  const counts: CallCounts = { ledgerReads: [], ledgerWrites: [], sessionReads: [], locks: [] }
+  const ledger = container.resolve(PAYLATER_LEDGER_MODULE) as AnyService
+  const ledgerDepth: Depth = { value: 0 }
   const undo = [
-    wrap(container.resolve(PAYLATER_LEDGER_MODULE) as AnyService, LEDGER_READ, counts.ledgerReads),
+    wrap(ledger, LEDGER_READ, counts.ledgerReads, { depth: ledgerDepth }),
+    wrap(ledger, LEDGER_OTHER, counts.ledgerWrites, { depth: ledgerDepth }),
     wrap(container.resolve(Modules.PAYMENT) as unknown as AnyService, SESSION_READ, counts.sessionReads),
-    wrap(container.resolve(Modules.LOCKING) as unknown as AnyService, LOCK, counts.locks),
+    wrap(container.resolve(Modules.LOCKING) as unknown as AnyService, LOCK, counts.locks, { nested: true }),
   ]
   try {
     return { result: await work(), counts }

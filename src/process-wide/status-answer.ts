@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks"
+import type { AttemptRecord } from "../modules/paylater-ledger/ledger-port"
 import { processSingleton } from "./process-slot"
 import { STATUS_ANSWER_SLOT } from "./slot-keys"
 
@@ -8,9 +9,11 @@ import { STATUS_ANSWER_SLOT } from "./slot-keys"
  * so the provider cannot return the answer directly; it reports it here, in the settlement's own
  * async context, after recording it in the ledger. `answered: false`: PayLater was called and did
  * not answer. No answer at all (null): PayLater was never called (e.g. Medusa refused first).
+ * `attempt`: the ledger row as the answer left it, so settlement need not read it again.
  */
 export interface StatusAnswer {
   answered: boolean
+  attempt?: AttemptRecord | null
 }
 
 interface Box {

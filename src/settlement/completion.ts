@@ -6,13 +6,17 @@ import { recordOrderOwner } from "../medusa-records/order-owner"
 import { completionBlockedByRefund } from "../paid-without-order/listing"
 import { completionLockKey } from "../paid-without-order/refund-plan"
 import type { PayLaterSessionContext } from "../medusa-records/session"
+import type { AttemptRecord } from "../modules/paylater-ledger/ledger-port"
 import { completePaidCart } from "./medusa-effects"
 import { crashPoint } from "../faults/crash-point"
 
 // Long enough for a completion or a refund call already holding it to finish.
 const COMPLETION_LOCK_WAIT_SECONDS = 30
 
-export type CompletionOutcome = { order_id: string } | { order_id: null; error: string; tried: boolean }
+export type CompletionOutcome =
+  /** `held_by`: the attempt the order's money was recorded for (recordOrderOwner's answer). */
+  | { order_id: string; held_by: AttemptRecord | null | undefined }
+  | { order_id: null; error: string; tried: boolean }
 
 /**
  * Completes a paid cart unless its payment is being (or was) refunded, and not more often than the
@@ -44,8 +48,8 @@ export async function completeUnlessRefunded(container: MedusaContainer, context
         }
         crashPoint("complete:after-order")
         // Whose money it is, from Medusa's payment record, before anything else can see the order.
-        await recordOrderOwner(container, { order_id: completion.order_id, payment_collection_id: context.payment_collection_id })
-        return completion
+        const held_by = await recordOrderOwner(container, { order_id: completion.order_id, payment_collection_id: context.payment_collection_id })
+        return { order_id: completion.order_id, held_by }
       },
       { timeout: COMPLETION_LOCK_WAIT_SECONDS }
     )

@@ -1,6 +1,6 @@
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { isPayLaterError, logRef } from "../lib/paylater"
+import { logRef } from "../lib/paylater"
 import type { AttemptRecord } from "../modules/paylater-ledger/ledger-port"
 import { askPayLaterNow } from "../modules/paylater-ledger/attempt-state"
 import { ledgerModuleOf } from "../modules/paylater-ledger/resolve"
@@ -9,8 +9,9 @@ import { flagPaidAttempt, flagPaidWithoutOrder, PAID_WITHOUT_ORDER_NEXT_STEP } f
 import { paymentOfAttempt } from "../medusa-records/payment-attempt"
 import { ownersOf } from "../medusa-records/owners"
 import { registrationOfAttempt, warnUnroutedOnce } from "../medusa-records/registrations"
-import type { SettleInput, SettlementResult } from "./settle"
+import type { SettleInput, Settlement } from "./settle"
 import { takeStatusSlot } from "./medusa-effects"
+import { askPayLaterAboutRow } from "./ask-paylater"
 
 function whyDetached(row: AttemptRecord): string {
   if (row.superseded_by) {
@@ -32,9 +33,7 @@ export async function settleDetachedAttempt(
   container: MedusaContainer,
   row: AttemptRecord,
   input: Pick<SettleInput, "signal" | "reported" | "throttle_seconds">
-): Promise<SettlementResult> {
-  const ledger = ledgerModuleOf(container)!
-  const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
+): Promise<Settlement> {
   let current = row
   let asked = false
   // The one asking rule (attempt-state.ts): open rows until PayLater itself ends them, ended ones
@@ -42,31 +41,13 @@ export async function settleDetachedAttempt(
   const wanted = askPayLaterNow(row, { signal: input.signal, reported: input.reported }, new Date())
   // A public screen polling a gone session asks PayLater at most once per interval, like a live one.
   if (wanted && (!input.throttle_seconds || (await takeStatusSlot(container, row.paylater_order_id, input.throttle_seconds)))) {
-    // Only the registration that started it (medusa-records/registrations.ts), never another account.
-    const registration = registrationOfAttempt(container, row)
-    if (!registration.ok) {
-      warnUnroutedOnce(logger, row.paylater_order_id, registration.why)
-      // Asked nowhere, left open; looked at again at its next-ask time (backoff), not on every run.
-      await ledger.recordUnanswered(row.paylater_order_id)
-      return { outcome: "detached", session: null, attempt: row, asked: false, changed: false }
+    const answer = await askPayLaterAboutRow(container, row, input.signal)
+    if (answer.kind !== "answered") {
+      // Left open, asked again at its next-ask time.
+      return { outcome: "detached", session: null, attempt: row, asked: answer.kind === "unanswered", changed: false }
     }
-    try {
-      const status = await registration.api.getPaymentStatus(row.paylater_order_id)
-      asked = true
-      current =
-        (await ledger.recordStatus(row.paylater_order_id, {
-          code: status.code,
-          message: status.message,
-          paylater_ref: status.payLaterOrderId ?? null,
-          signal: input.signal,
-        })) ?? row
-    } catch (error) {
-      logger.warn(`PayLater: status of ${logRef(row.paylater_order_id)} unavailable (${isPayLaterError(error) ? error.code : "unknown"})`)
-      if (!isPayLaterError(error)) throw error
-      // Asked and not answered: stays open, asked again at its next-ask time.
-      await ledger.recordUnanswered(row.paylater_order_id)
-      return { outcome: "detached", session: null, attempt: row, asked: true, changed: false }
-    }
+    asked = true
+    current = answer.row
   }
   current = await linkToCart(container, current)
   const changed = current.state !== row.state

@@ -4,7 +4,7 @@ import { crashPoint } from "../faults/crash-point"
 import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import type { PayLaterSessionData } from "../providers/paylater/session-data"
-import { SIGNAL_CONTEXT_KEY } from "../modules/paylater-ledger/ledger-port"
+import { ATTEMPT_CONTEXT_KEY, SIGNAL_CONTEXT_KEY } from "../modules/paylater-ledger/ledger-port"
 import { currentAttemptOf, type PayLaterSessionContext } from "../medusa-records/session"
 import { takeStatusSlotIn } from "../limits/status-slot"
 
@@ -54,8 +54,10 @@ export async function authorizeUnderLock(
         entered = true
         let authorized
         try {
-          // The signal travels to the provider, which records PayLater's answer with it (attempt ledger).
-          authorized = await payment.authorizePaymentSession(context.session_id, { [SIGNAL_CONTEXT_KEY]: signal })
+          // The signal travels to the provider, which records PayLater's answer with it (attempt ledger),
+          // and so does the attempt this settlement read, which the provider then need not look up.
+          const attempt = context.attempt && context.attempt.state !== "never_started" ? { [ATTEMPT_CONTEXT_KEY]: context.attempt.paylater_order_id } : {}
+          authorized = await payment.authorizePaymentSession(context.session_id, { [SIGNAL_CONTEXT_KEY]: signal, ...attempt })
         } catch (error) {
           if (!(error instanceof MedusaError)) {
             // Not a refusal (a database error, a bug): settlement must not read it as "not paid yet".

@@ -1,21 +1,14 @@
-import { setTimeout as sleep } from "node:timers/promises"
-import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { logRef, type WebhookStatus } from "../lib/paylater"
 import type { AttemptRecord } from "../modules/paylater-ledger/ledger-port"
-import { ledgerModuleOf } from "../modules/paylater-ledger/resolve"
-import { recordOrderCaptures } from "./order-captures"
-import { viewOfSession } from "./attempt-view"
-import { completeUnlessRefunded } from "./completion"
-import { recordOrderOwner, whoseMoney } from "../medusa-records/order-owner"
+import { attemptFactsOf, viewOfSession } from "./attempt-view"
 import { heldByNoOrder } from "../modules/paylater-ledger/whose-money"
-import { settleDetachedAttempt } from "./detached-attempt"
-import { attemptOfPayment, paymentOfAttempt } from "../medusa-records/payment-attempt"
-import { readPayLaterSession, type PayLaterSessionContext } from "../medusa-records/session"
-import { collectionHoldsNoPayment } from "../medusa-records/owners"
-import { authorizeUnderLock, rereadSessionRow, takeStatusSlot } from "./medusa-effects"
-import { collectStatusAnswer } from "../process-wide/status-answer"
-import { askPayLaterNow, holdsOrderMoney, type AttemptSignal } from "../modules/paylater-ledger/attempt-state"
+import type { PayLaterSessionContext } from "../medusa-records/session"
+import { holdsOrderMoney, type AttemptSignal, type ViewFacts } from "../modules/paylater-ledger/attempt-state"
+import { settlementStep, type SettlementStep } from "../modules/paylater-ledger/settlement-step"
+import { medusaSettlementPorts, PAYLATER_PAYMENT_SETTLED_EVENT, type SettlementPorts } from "./ports"
+
+export { PAYLATER_PAYMENT_SETTLED_EVENT }
 
 /** Who is asking: every PayLater signal settles through settlePayLaterSession (Medusa's own "checkout" checks do not). */
 type SettlementSignal = Exclude<AttemptSignal, "checkout">
@@ -54,12 +47,12 @@ interface Settled {
 }
 
 /**
- * The one answer every signal gets. `paid_without_order` is its own outcome on purpose: PayLater
- * has the shopper's money and the payment is recorded, but the cart could not become an order
- * (stock, shipping, a changed cart). It needs somebody to act (complete by hand or refund), so a
- * caller records it and never reads it as a decline.
+ * What settlement did. `paid_without_order` is its own outcome on purpose: PayLater has the
+ * shopper's money and the payment is recorded, but the cart could not become an order (stock,
+ * shipping, a changed cart). It needs somebody to act (complete by hand or refund), so a caller
+ * records it and never reads it as a decline.
  */
-export type SettlementResult =
+export type Settlement =
   | { outcome: "unknown_session"; session: null; asked: false; changed: false }
   /**
    * An attempt the store no longer has a live session for (deleted, superseded, or whose start
@@ -78,17 +71,18 @@ export type SettlementResult =
   /** PayLater did not answer; nothing changed. */
   | (Settled & { outcome: "unavailable" })
 
+/**
+ * The one answer every signal gets: what settlement did, and the facts its screens are drawn from
+ * (`viewOf`, `returnDecisionOf`), as settlement left them: the row's state and expiry, the order
+ * the payment is on. Null when there is nothing (an unknown session). Callers map these to their
+ * answer; none works them out again from Medusa's records.
+ */
+export type SettlementResult = Settlement & { facts: ViewFacts | null }
+
 const SLOT_POLL_MS = 250
 
 // A concurrent signal for the same session waits this long for the one in progress.
 const SETTLE_LOCK_WAIT_SECONDS = 15
-
-/**
- * Emitted when a settlement processed PayLater's word that a payment is paid (a verified `success`
- * notification, or an answer PayLater gave this settlement), with its outcome: something to
- * subscribe to, e.g. to act on `paid_without_order`. Outcome "error" when that settlement threw.
- */
-export const PAYLATER_PAYMENT_SETTLED_EVENT = "paylater.payment_settled"
 
 export interface PayLaterPaymentSettledData {
   session_id: string
@@ -97,14 +91,14 @@ export interface PayLaterPaymentSettledData {
   order_id: string | null
 }
 
-/** Medusa recorded the payment (only PayLater's success does that). */
-function isPaid(context: PayLaterSessionContext): boolean {
+/** Medusa recorded the payment (only PayLater's success does that): its record, never the attempt's state. */
+function medusaRecorded(context: PayLaterSessionContext): boolean {
   return context.session_status === "authorized" || context.session_status === "captured"
 }
 
 /** What the ledger says, with no question asked and nothing changed. */
-function fromRecord(session: PayLaterSessionContext, asked: boolean, changed = false): SettlementResult {
-  const view = viewOfSession(session, new Date())
+function fromRecord(session: PayLaterSessionContext, now: Date, asked: boolean, changed = false): Settlement {
+  const view = viewOfSession(session, now)
   switch (view.status) {
     case "paid":
       return { outcome: "paid", order_id: view.order_id, session, asked, changed }
@@ -116,108 +110,74 @@ function fromRecord(session: PayLaterSessionContext, asked: boolean, changed = f
   }
 }
 
-/**
- * Settled without asking PayLater, by the one asking rule (attempt-state.ts askPayLaterNow):
- * already paid with its order (a repeat), a notification's pending/failed, an end PayLater
- * confirmed. Null when PayLater must be asked or a paid attempt still needs Medusa's record and
- * its order.
- */
-async function settledWithoutAsking(
-  container: MedusaContainer,
-  session: PayLaterSessionContext,
-  input: SettleInput
-): Promise<SettlementResult | null> {
-  if (isPaid(session)) {
-    if (session.cart_id && !session.order_id) {
-      return null
-    }
-    if (session.for_order && session.order_id) {
-      // Heals a point-of-sale payment settled before its order transaction was recorded.
-      await recordOrderCaptures(container, session.session_id, session.order_id)
-    }
-    return { outcome: "paid", order_id: session.order_id, session, asked: false, changed: false }
-  }
-  const row = session.attempt
-  if (row?.state === "paid" && input.reported !== "pending" && input.reported !== "failed") {
-    // PayLater said paid (the provider recorded it) but Medusa has not recorded the payment yet.
-    // (A notification's pending/failed is taken at its word; reconciliation heals this row.)
-    return null
-  }
-  if (row ? askPayLaterNow(row, { signal: input.signal, reported: input.reported }, new Date()) : input.reported === "success") {
-    return null
-  }
-  const recorded = fromRecord(session, false)
-  // A notification's `failed` is its own answer to the caller; the row moves only on PayLater's status.
-  return input.reported === "failed" && recorded.outcome !== "failed"
-    ? { outcome: "failed", reason: "declined", session, asked: false, changed: false }
-    : recorded
-}
-
 /** The interval's slot to ask PayLater, waited for when the caller wants that. */
-async function statusSlot(container: MedusaContainer, sessionId: string, input: SettleInput): Promise<boolean> {
+async function statusSlot(ports: SettlementPorts, sessionId: string, input: SettleInput): Promise<boolean> {
   const seconds = input.throttle_seconds!
-  const until = Date.now() + (input.wait_for_slot ? seconds * 1000 + 500 : 0)
+  const until = ports.now().getTime() + (input.wait_for_slot ? seconds * 1000 + 500 : 0)
   for (;;) {
-    if (await takeStatusSlot(container, sessionId, seconds)) return true
-    if (Date.now() >= until) return false
-    await sleep(SLOT_POLL_MS)
+    if (await ports.takeStatusSlot(sessionId, seconds)) return true
+    if (ports.now().getTime() >= until) return false
+    await ports.sleep(SLOT_POLL_MS)
   }
 }
 
-/** Asks PayLater once (through the provider) and applies the one transition its answer calls for. */
-async function askAndApply(
-  container: MedusaContainer,
-  session: PayLaterSessionContext,
-  input: SettleInput
-): Promise<SettlementResult> {
+/**
+ * The steps that act on Medusa: asks PayLater once (through the provider) unless Medusa recorded
+ * the payment already, and applies the one transition its answer calls for, completing a paid cart.
+ */
+async function authorizeAndComplete(ports: SettlementPorts, session: PayLaterSessionContext, input: SettleInput): Promise<Settlement> {
   let current = session
   let asked = false
   let changed = false
-  if (!isPaid(current)) {
-    if (input.throttle_seconds && !(await statusSlot(container, current.session_id, input))) {
-      return fromRecord(current, false)
+  if (!medusaRecorded(current)) {
+    if (input.throttle_seconds && !(await statusSlot(ports, current.session_id, input))) {
+      return fromRecord(current, ports.now(), false)
     }
     // PayLater is asked once, by the provider inside Medusa's authorization; its answer comes back as a value.
-    const { result: authorized, answer } = await collectStatusAnswer(() => authorizeUnderLock(container, current, input.signal))
+    const { payment_id: paymentId, authorized_for: authorizedFor, answer } = await ports.authorize(current, input.signal)
     asked = answer !== null
-    current = await rereadSessionRow(container, authorized ? { ...current, session_status: "authorized" } : current)
-    if (!authorized && current.session_gone && current.attempt) {
-      // Deleted while this settlement waited for the cart lock: another session of the cart (a
-      // double submit) was paid first. This attempt is settled from its row and, if paid, listed.
-      // The interval's status slot is already this settlement's: the row's question goes unthrottled.
-      return settleDetachedAttempt(container, current.attempt, { ...input, throttle_seconds: undefined })
-    }
-    if (!authorized) {
+    if (!paymentId) {
+      current = await ports.rereadSession(current)
+      if (current.session_gone && current.attempt) {
+        // Deleted while this settlement waited for the cart lock: another session of the cart (a
+        // double submit) was paid first. This attempt is settled from its row and, if paid, listed.
+        // The interval's status slot is already this settlement's: the row's question goes unthrottled.
+        return ports.settleDetached(current.attempt, { ...input, throttle_seconds: undefined })
+      }
       // The provider recorded PayLater's answer in the ledger even though Medusa refused to authorize.
       const answered = answer?.answered === true
-      const result = fromRecord(current, asked, answered && current.session_status !== session.session_status)
+      const result = fromRecord(current, ports.now(), asked, answered && current.session_status !== session.session_status)
       return answered || result.outcome !== "pending" || !asked ? result : { outcome: "unavailable", session: current, asked, changed: false }
     }
     changed = true
-    if (current.attempt) {
-      // Refunds name the Medusa payment from here on (the provider reads no Medusa record).
-      // The attempt the provider authorized, as its output names it (payment-attempt.ts).
-      const authorizedFor = attemptOfPayment(authorized) ?? current.attempt.paylater_order_id
-      await ledgerModuleOf(container)?.linkAttempt(authorizedFor, { payment_id: authorized.payment_id })
+    // The row as PayLater's answer left it; read again only when Medusa had recorded the payment
+    // before our lock (its own completion authorized it) and so the provider was not asked.
+    const attempt = answer?.attempt ?? (await ports.currentAttemptOf(current.session_id)) ?? current.attempt
+    current = { ...current, session_status: "authorized", attempt }
+    // Refunds name the Medusa payment from here on (the provider reads no Medusa record), on the
+    // attempt the payment was authorized for as its data names it (medusa-records/payment-attempt.ts):
+    // Medusa's own completion may have authorized an earlier attempt before our lock.
+    if (!authorizedFor || authorizedFor === current.attempt?.paylater_order_id) {
+      await linkAttempt(ports, current, paymentId)
+    } else {
+      await ports.linkAttempt(authorizedFor, { payment_id: paymentId })
     }
   }
   if (current.order_id) {
     // The order exists already (point of sale, or a completion that stopped before its payment): the capture goes onto it.
-    await recordOrderCaptures(container, current.session_id, current.order_id)
-    await recordOrderOwner(container, { order_id: current.order_id, payment_collection_id: current.payment_collection_id })
+    await ports.recordOrderCaptures(current.session_id, current.order_id)
+    await ports.recordOrderOwner({ order_id: current.order_id, payment_collection_id: current.payment_collection_id })
   }
   if (!current.cart_id || current.order_id) {
     return { outcome: "paid", order_id: current.order_id, session: current, asked, changed }
   }
-  const completion = await completeUnlessRefunded(container, current)
+  const completion = await ports.completeCart(current)
   if (completion.order_id !== null) {
-    await listIfExtra(container, current, input)
+    await listIfExtra(ports, current, input, completion.held_by)
     return { outcome: "paid", order_id: completion.order_id, session: { ...current, order_id: completion.order_id }, asked, changed: true }
   }
   if (completion.tried) {
-    container
-      .resolve(ContainerRegistrationKeys.LOGGER)
-      .warn(`PayLater: ${logRef(current.session_id)} is paid but cart ${logRef(current.cart_id)} could not be completed: ${completion.error}`)
+    ports.warn(`PayLater: ${logRef(current.session_id)} is paid but cart ${logRef(current.cart_id)} could not be completed: ${completion.error}`)
   }
   return { outcome: "paid_without_order", cart_id: current.cart_id, error: completion.error, session: current, asked, changed }
 }
@@ -234,78 +194,75 @@ async function askAndApply(
  * second signal arriving meanwhile waits, then finds the first one's answer.
  */
 export async function settlePayLaterSession(container: MedusaContainer, input: SettleInput): Promise<SettlementResult> {
-  let result: SettlementResult
+  return settleWith(medusaSettlementPorts(container), input)
+}
+
+/** settlePayLaterSession against any ports (unit tests use fakes). */
+export async function settleWith(ports: SettlementPorts, input: SettleInput): Promise<SettlementResult> {
+  let result: Settlement
   try {
-    result = await settle(container, input)
+    result = await settle(ports, input)
   } catch (error) {
     if (input.reported === "success") {
-      await announce(container, input, { outcome: "error", order_id: null })
+      await announce(ports, input, { outcome: "error", order_id: null })
     }
     throw error
   }
   if (result.outcome === "already_placed") {
-    if (input.reported === "success") await announce(container, input, { outcome: "paid", order_id: result.order_id })
+    if (input.reported === "success") await announce(ports, input, { outcome: "paid", order_id: result.order_id })
   } else if (
     (result.outcome === "paid" || result.outcome === "paid_without_order") &&
     // PayLater's word processed here: asked now, a verified success, or Medusa recorded it here
     // (authorized by its own completion just before our lock, without asking PayLater again).
     (result.asked || result.changed || input.reported === "success")
   ) {
-    await announce(container, input, { outcome: result.outcome, order_id: result.outcome === "paid" ? result.order_id : null })
+    await announce(ports, input, { outcome: result.outcome, order_id: result.outcome === "paid" ? result.order_id : null })
   }
-  return result
+  return { ...result, facts: factsOf(result) }
 }
 
-/** Where the attempt belongs in Medusa, written on its row once settlement has seen it. */
-async function linkAttempt(container: MedusaContainer, context: PayLaterSessionContext): Promise<void> {
+function factsOf(result: Settlement): ViewFacts | null {
+  switch (result.outcome) {
+    case "unknown_session":
+      return null
+    case "detached":
+      // No live session: whatever the row's state, this attempt's cart is not completing with it.
+      return { state: result.attempt.state, expires_at: result.attempt.expires_at, order_id: null, completion_failed: true }
+    case "already_placed":
+      return { state: result.attempt.state, expires_at: result.attempt.expires_at, order_id: result.order_id }
+    case "paid":
+      return { ...attemptFactsOf(result.session), order_id: result.order_id }
+    case "paid_without_order":
+      // Still "processing" for a screen: completion is tried again (backoff) while it waits.
+      return { ...attemptFactsOf(result.session), order_id: null }
+    default:
+      return { ...attemptFactsOf(result.session), order_id: result.session.order_id }
+  }
+}
+
+/**
+ * Where the attempt belongs in Medusa, written on its row once settlement has seen it; `paymentId`:
+ * the payment this settlement just had Medusa record.
+ */
+async function linkAttempt(ports: SettlementPorts, context: PayLaterSessionContext, paymentId?: string): Promise<void> {
   const row = context.attempt
   if (!row) return
-  const paid = context.session_status === "authorized" || context.session_status === "captured"
   const links = {
     provider_id: context.provider_id,
     payment_collection_id: context.payment_collection_id,
     cart_id: context.cart_id,
     kind: context.for_order ? "point_of_sale" : row.kind,
-    // Paid through Medusa's own completion (the storefront's): the payment it recorded.
-    // Only the payment authorized for this very attempt (a retried create may have replaced the one it was for).
-    payment_id: paid && !row.payment_id ? ((await paymentOfAttempt(container, row))?.id ?? null) : null,
+    // Otherwise, paid through Medusa's own completion (the storefront's): the payment it recorded,
+    // only when authorized for this very attempt (a retried create may have replaced the one it was for).
+    payment_id: paymentId ?? (medusaRecorded(context) && !row.payment_id ? await ports.paymentIdOfAttempt(row) : null),
   }
   if (Object.entries(links).some(([key, value]) => value && (row as unknown as Record<string, unknown>)[key] !== value)) {
-    await ledgerModuleOf(container)?.linkAttempt(row.paylater_order_id, links)
+    await ports.linkAttempt(row.paylater_order_id, links)
   }
 }
 
-async function announce(
-  container: MedusaContainer,
-  input: SettleInput,
-  what: Pick<PayLaterPaymentSettledData, "outcome" | "order_id">
-): Promise<void> {
-  const data: PayLaterPaymentSettledData = { session_id: input.session_id, signal: input.signal, ...what }
-  await container.resolve(Modules.EVENT_BUS).emit({ name: PAYLATER_PAYMENT_SETTLED_EVENT, data })
-}
-
-/**
- * Runs `work` under a lock. Only a lock that was not free in time answers `busy` (somebody else is
- * settling it right now); any error inside the critical section, or from the locking module itself,
- * propagates, so the event bus retries the notification and nothing is reported as pending.
- */
-async function underLock<T>(container: MedusaContainer, key: string, seconds: number, busy: () => T, work: () => Promise<T>): Promise<T> {
-  let entered = false
-  try {
-    return await container.resolve(Modules.LOCKING).execute(
-      key,
-      () => {
-        entered = true
-        return work()
-      },
-      { timeout: seconds }
-    )
-  } catch (error) {
-    if (!entered && /timed?[- ]?out/i.test(String((error as Error)?.message ?? ""))) {
-      return busy()
-    }
-    throw error
-  }
+async function announce(ports: SettlementPorts, input: SettleInput, what: Pick<PayLaterPaymentSettledData, "outcome" | "order_id">): Promise<void> {
+  await ports.announce({ session_id: input.session_id, signal: input.signal, ...what })
 }
 
 /**
@@ -313,23 +270,23 @@ async function underLock<T>(container: MedusaContainer, key: string, seconds: nu
  * (recorded on the row), or an extra payment settled from its row and, if paid, listed as paid
  * twice. Never authorized into a second Medusa payment on the order.
  */
-async function settleForPlacedCart(container: MedusaContainer, context: PayLaterSessionContext, input: SettleInput): Promise<SettlementResult> {
+async function settleForPlacedCart(ports: SettlementPorts, context: PayLaterSessionContext, input: SettleInput): Promise<Settlement> {
   const row = context.attempt
   if (!row) {
-    return fromRecord(context, false)
+    return fromRecord(context, ports.now(), false)
   }
-  if (!row.order_id && !context.session_gone && (await collectionHoldsNoPayment(container, context.payment_collection_id))) {
+  if (!row.order_id && !context.session_gone && (await ports.collectionHoldsNoPayment(context.payment_collection_id))) {
     // Medusa's completion placed the order and died before recording any payment (fault campaign):
     // this live session's payment is the order's, authorized and captured onto it.
-    return askAndApply(container, context, input)
+    return authorizeAndComplete(ports, context, input)
   }
-  const owner = await whoseMoney(container, row)
+  const owner = await ports.whoseMoney(row)
   if (owner.owner === "this_order" || owner.owner === "cannot_tell") {
     // Held by the order, or its completion is still writing which payment it holds: the list decides again later.
-    const attempt = owner.owner === "this_order" && !owner.recorded ? ((await ledgerModuleOf(container)?.findAttempt(row.paylater_order_id)) ?? row) : row
+    const attempt = owner.owner === "this_order" && !owner.recorded ? ((await ports.findAttempt(row.paylater_order_id)) ?? row) : row
     return { outcome: "paid", order_id: owner.order_id, session: { ...context, attempt }, asked: false, changed: false }
   }
-  return settleDetachedAttempt(container, row, input)
+  return ports.settleDetached(row, input)
 }
 
 /**
@@ -337,63 +294,112 @@ async function settleForPlacedCart(container: MedusaContainer, context: PayLater
  * completed with another method meanwhile) the order is held by another payment and this one is
  * extra: listed, never left silent.
  */
-async function listIfExtra(container: MedusaContainer, context: PayLaterSessionContext, input: SettleInput): Promise<void> {
-  const row = context.attempt && (await ledgerModuleOf(container)?.findAttempt(context.attempt.paylater_order_id))
+async function listIfExtra(
+  ports: SettlementPorts,
+  context: PayLaterSessionContext,
+  input: SettleInput,
+  heldBy: AttemptRecord | null | undefined
+): Promise<void> {
+  const mine = context.attempt?.paylater_order_id
+  // Completion recorded this very attempt as the order's: nothing more to ask.
+  if (mine && heldBy?.paylater_order_id === mine && holdsOrderMoney(heldBy)) return
+  const row = mine && (await ports.findAttempt(mine))
   if (!row) return
-  const owner = await whoseMoney(container, row)
+  const owner = await ports.whoseMoney(row)
   if (heldByNoOrder(owner)) {
-    await settleDetachedAttempt(container, row, { ...input, reported: undefined, throttle_seconds: undefined })
+    await ports.settleDetached(row, { ...input, reported: undefined, throttle_seconds: undefined })
   }
 }
 
-async function settle(container: MedusaContainer, input: SettleInput): Promise<SettlementResult> {
-  const ledger = ledgerModuleOf(container)
-  // The ledger first: when the named attempt's money is already its order's (recorded by
-  // completion), nothing a repeat says can change that, and the hot path of a retried or
-  // duplicated notification stops at one row read.
-  const row = input.paylater_order_id ? ((await ledger?.findAttempt(input.paylater_order_id)) ?? null) : null
-  if (row && holdsOrderMoney(row)) {
-    return { outcome: "already_placed", session: null, attempt: row, order_id: row.order_id!, asked: false, changed: false }
+/** What settlement reads, once, under its lock: the session with its current row, and a gone session's latest row. */
+interface SettlementRead {
+  session: PayLaterSessionContext | null
+  latest_of_gone_session: AttemptRecord | null
+}
+
+async function readSettlement(ports: SettlementPorts, input: SettleInput): Promise<SettlementRead> {
+  const session = await ports.readSession(input.session_id)
+  const latest = !session && !input.paylater_order_id ? await ports.currentAttemptOf(input.session_id) : null
+  return { session, latest_of_gone_session: latest }
+}
+
+function stepOf(named: AttemptRecord | null, read: SettlementRead, input: SettleInput, now: Date): SettlementStep {
+  const session = read.session
+  return settlementStep(
+    {
+      named_order_id: input.paylater_order_id,
+      named,
+      session: session && { medusa_recorded: medusaRecorded(session), cart_id: session.cart_id, order_id: session.order_id, for_order: session.for_order, attempt: session.attempt },
+      latest_of_gone_session: read.latest_of_gone_session,
+    },
+    input,
+    now
+  )
+}
+
+/** Does what the decider said, and answers with what it did. */
+async function act(ports: SettlementPorts, step: SettlementStep, named: AttemptRecord | null, read: SettlementRead, input: SettleInput): Promise<Settlement> {
+  switch (step.step) {
+    case "already_placed":
+      return { outcome: "already_placed", session: null, attempt: named!, order_id: named!.order_id!, asked: false, changed: false }
+    case "settle_detached":
+      return ports.settleDetached(step.attempt === "named" ? named! : read.latest_of_gone_session!, input)
+    case "unknown_session":
+      return { outcome: "unknown_session", session: null, asked: false, changed: false }
   }
-  const before = await readPayLaterSession(container, input.session_id)
-  const named =
-    input.paylater_order_id && input.paylater_order_id !== before?.attempt?.paylater_order_id
-      ? row
-      : !before
-        ? await ledger?.currentAttemptOf(input.session_id)
-        : null
-  if (named) {
-    // Not the attempt the live session stands for: its row is all there is to settle it by.
-    return settleDetachedAttempt(container, named, input)
-  }
-  if (!before) {
-    return { outcome: "unknown_session", session: null, asked: false, changed: false }
-  }
-  await linkAttempt(container, before)
-  if (before.cart_id && before.order_id) {
-    return settleForPlacedCart(container, before, input)
-  }
-  const quick = await settledWithoutAsking(container, before, input)
-  if (quick) {
-    return quick
-  }
-  return underLock(container, `paylater:settle:${before.session_id}`, SETTLE_LOCK_WAIT_SECONDS, () => fromRecord(before, false), async () => {
-    // Another signal may have settled it while we waited for the lock: read it again. A session's
-    // collection keeps its cart, so `before.cart_id` still says which read that takes.
-    if (!before.cart_id) {
-      const current = await rereadSessionRow(container, before)
-      return (await settledWithoutAsking(container, current, input)) ?? (await askAndApply(container, current, input))
+  const live = read.session!
+  // Written before anything is authorized: a process killed after Medusa recorded the payment
+  // leaves a row that already names its collection and cart.
+  await linkAttempt(ports, live)
+  switch (step.step) {
+    case "record_in_medusa":
+    case "ask_paylater":
+    case "complete_cart":
+      return authorizeAndComplete(ports, live, input)
+    case "placed_cart":
+      return settleForPlacedCart(ports, live, input)
+    case "recorded_paid":
+      if (step.heal_order_captures) {
+        // Heals a point-of-sale payment settled before its order transaction was recorded.
+        await ports.recordOrderCaptures(live.session_id, live.order_id!)
+      }
+      return { outcome: "paid", order_id: live.order_id, session: live, asked: false, changed: false }
+    case "answer_from_row": {
+      const recorded = fromRecord(live, ports.now(), false)
+      // A notification's `failed` is its own answer to the caller; the row moves only on PayLater's status.
+      return step.reported_failed && recorded.outcome !== "failed"
+        ? { outcome: "failed", reason: "declined", session: live, asked: false, changed: false }
+        : recorded
     }
-    const latest = await readPayLaterSession(container, before.session_id)
-    if (!latest) {
-      // Deleted while we waited (the paid session of a double submit drops the others): its row as it is now.
-      const gone = await rereadSessionRow(container, before)
-      return gone.attempt ? settleDetachedAttempt(container, gone.attempt, input) : fromRecord(gone, false)
-    }
-    if (latest.cart_id && latest.order_id) {
-      // The order was placed meanwhile: this attempt holds its money or is the extra payment.
-      return settleForPlacedCart(container, latest, input)
-    }
-    return (await settledWithoutAsking(container, latest, input)) ?? (await askAndApply(container, latest, input))
+  }
+}
+
+/**
+ * One pass: the named row (the only read outside the lock: a repeat about money its order holds
+ * stops there), then under the session's lock the session and its row read once, one decision
+ * (settlement-step.ts), its effects, and the answer.
+ */
+async function settle(ports: SettlementPorts, input: SettleInput): Promise<Settlement> {
+  const named = input.paylater_order_id ? await ports.findAttempt(input.paylater_order_id) : null
+  // The decider's first rule, taken before any lock: the hot path of PayLater's retries.
+  if (holdsOrderMoney(named)) {
+    return act(ports, { step: "already_placed" }, named, { session: null, latest_of_gone_session: null }, input)
+  }
+  return ports.underLock(`paylater:settle:${input.session_id}`, SETTLE_LOCK_WAIT_SECONDS, () => answerWhileBusy(ports, named, input), async () => {
+    const read = await readSettlement(ports, input)
+    return act(ports, stepOf(named, read, input, ports.now()), named, read, input)
   })
+}
+
+/**
+ * Another signal is settling this session right now: the records as they are, nothing acted on
+ * (that settlement does it).
+ */
+async function answerWhileBusy(ports: SettlementPorts, named: AttemptRecord | null, input: SettleInput): Promise<Settlement> {
+  const read = await readSettlement(ports, input)
+  if (read.session) return fromRecord(read.session, ports.now(), false)
+  const attempt = named ?? read.latest_of_gone_session
+  return attempt
+    ? { outcome: "detached", session: null, attempt, asked: false, changed: false }
+    : { outcome: "unknown_session", session: null, asked: false, changed: false }
 }

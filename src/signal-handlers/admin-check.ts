@@ -1,12 +1,10 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { askPayLaterStatus } from "../activity/remote-status"
+import { askPayLaterAboutRow } from "../settlement/ask-paylater"
 import { checkEvent, type CheckOutcome } from "../activity/events"
 import { readOrderActivity, readOrderActivityFacts } from "../activity/load-activity"
 import { recordPayLaterActivity } from "../activity/record"
 import type { OrderActivity } from "../activity/timeline"
-import { isFinalView } from "../modules/paylater-ledger/attempt-state"
-import { viewOfSession } from "../settlement/attempt-view"
-import { readPayLaterSession } from "../medusa-records/session"
+import { viewOf } from "../modules/paylater-ledger/attempt-state"
 import { settlePayLaterSession } from "../settlement/settle"
 import { lastStatusOf } from "../activity/attempt-facts"
 
@@ -26,33 +24,36 @@ export async function checkOrderWithPayLater(
   const facts = await readOrderActivityFacts(container, orderId)
   const outcomes: CheckOutcome[] = []
   for (const { id } of facts.sessions) {
-    const before = await readPayLaterSession(container, id)
-    if (!before) continue
-    const stateBefore = viewOfSession(before, new Date())
-    const paylaterOrderId = before.attempt?.paylater_order_id ?? null
-    let outcome: CheckOutcome
     // Settling a paid session asks nothing; for a point-of-sale one it heals a missing order transaction.
     const result = await settlePayLaterSession(container, { session_id: id, signal: "admin" })
-    if (!isFinalView(stateBefore) && result.session) {
-      const stateAfter = viewOfSession(result.session, new Date())
+    if (!result.session || !result.facts) continue
+    const session = result.session
+    const paylaterOrderId = session.attempt?.paylater_order_id ?? null
+    const state = viewOf(result.facts, new Date())
+    let outcome: CheckOutcome
+    if (result.asked) {
+      // Settlement asked PayLater (an unsettled session): its answer is on the row.
       outcome = {
         session_id: id,
         paylater_order_id: paylaterOrderId,
         source: "admin",
-        paylater_status: result.outcome === "unavailable" ? "unreachable" : (lastStatusOf(result.session.attempt) ?? "unknown"),
-        state: stateAfter.status,
-        processed: stateAfter.status === "paid" || stateAfter.status === "processing",
+        paylater_status: result.outcome === "unavailable" ? "unreachable" : (lastStatusOf(session.attempt) ?? "unknown"),
+        state: state.status,
+        processed: state.status === "paid" || state.status === "processing",
         actor_id: actorId,
       }
     } else {
-      const status = paylaterOrderId ? await askPayLaterStatus(container, before.provider_id, paylaterOrderId) : null
-      const paidHere = stateBefore.status === "paid" || stateBefore.status === "processing"
+      // Settled already: PayLater is asked (at the row's own registration, the answer recorded on the
+      // row) and its answer compared with the records; nothing in Medusa changes from it.
+      const answer = session.attempt ? await askPayLaterAboutRow(container, session.attempt, "admin") : null
+      const status = answer?.kind === "answered" ? answer.status : null
+      const paidHere = state.status === "paid" || state.status === "processing"
       outcome = {
         session_id: id,
         paylater_order_id: paylaterOrderId,
         source: "admin",
         paylater_status: status?.state ?? "unreachable",
-        state: stateBefore.status,
+        state: state.status,
         mismatch: status ? paidHere !== (status.code === 2) : false,
         actor_id: actorId,
       }

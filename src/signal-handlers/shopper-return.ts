@@ -2,7 +2,6 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { returnEvent } from "../activity/events"
 import { recordPayLaterActivity } from "../activity/record"
 import { returnDecisionOf, type ReturnOutcomeHint } from "../modules/paylater-ledger/attempt-state"
-import { attemptFactsOf } from "../settlement/attempt-view"
 import { detachedReturnUrl, returnUrlFor } from "../settlement/return-redirect"
 import { settlePayLaterSession } from "../settlement/settle"
 
@@ -35,8 +34,7 @@ export async function settleShopperReturn(
     return null
   }
   const session = result.session
-  const orderId = result.outcome === "paid" ? result.order_id : session.order_id
-  const decision = returnDecisionOf({ ...attemptFactsOf(session), order_id: orderId }, outcome, new Date())
+  const decision = returnDecisionOf(result.facts!, outcome, new Date())
   // For the admin's order history; best effort (never throws), not waited for by the shopper.
   void recordPayLaterActivity(container, {
     ...returnEvent(session, decision, outcome),

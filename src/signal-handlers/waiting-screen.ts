@@ -4,7 +4,6 @@ import { decideOrderRequest, type OrderRequestState } from "../point-of-sale/req
 import { recordAutomaticCheck } from "../activity/record"
 import { recordedPaymentOf } from "../medusa-records/payment-attempt"
 import { viewOf, type AttemptView } from "../modules/paylater-ledger/attempt-state"
-import { viewOfSession } from "../settlement/attempt-view"
 import type { PayLaterSessionContext } from "../medusa-records/session"
 import { settlePayLaterSession } from "../settlement/settle"
 
@@ -40,12 +39,8 @@ export type WaitingScreenState = AttemptView
 
 export async function waitingScreenState(container: MedusaContainer, sessionId: string): Promise<WaitingScreenState | null> {
   const result = await settleScreen(container, sessionId, POLL_STATUS_INTERVAL_SECONDS)
-  if (result.session) return viewOfSession(result.session, new Date())
-  if (result.outcome === "detached") {
-    // The session is gone (a restarted checkout, a failed completion): its row still answers.
-    const { state, expires_at } = result.attempt
-    return viewOf({ state, expires_at, order_id: null, completion_failed: true }, new Date())
-  }
+  // A gone session (a restarted checkout, a failed completion) is answered by its row.
+  if (result.facts) return viewOf(result.facts, new Date())
   // Medusa deletes the paid session when its cart cannot become an order: say so, not "gone".
   return (await recordedPaymentOf(container, sessionId)) ? { status: "paid_not_placed" } : null
 }

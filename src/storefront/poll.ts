@@ -117,7 +117,11 @@ export type PendingOutcome =
   /** Still undecided after `giveUpAfterMs`: offer a "check again" button. */
   | { kind: "gave_up" }
 
-/** One check for the pending page: completing the cart is Medusa's own step and safe to repeat. */
+/**
+ * One check for the pending page: completing the cart is Medusa's own step and safe to repeat; a
+ * failure's reason is the store's answer (the status route, from its records), never the session's
+ * data.
+ */
 export async function checkPendingOrder(sdk: PayLaterSdk, cartId: string): Promise<PendingOutcome | null> {
   const result = (await sdk.store.cart.complete(cartId).catch(() => null)) as { type?: string; order?: { id: string } } | null
   if (result?.type === "order" && result.order) return { kind: "order", orderId: result.order.id }
@@ -130,11 +134,19 @@ export async function checkPendingOrder(sdk: PayLaterSdk, cartId: string): Promi
   }
   const session = payLaterSessionOf(cart)
   if (!session) return { kind: "failed", reason: "error" }
-  const data = (session.data ?? {}) as Record<string, unknown>
-  if (session.status === "error" || data.paylater_status === "failed") {
-    return { kind: "failed", reason: typeof data.paylater_failure_reason === "string" ? data.paylater_failure_reason : "declined" }
+  const state = await fetchRequestToPayState(sdk, session.id)
+  switch (state.status) {
+    case "paid":
+      return { kind: "order", orderId: state.order_id }
+    case "declined":
+    case "expired":
+    case "paid_not_placed":
+      return { kind: "failed", reason: state.status }
+    case "gone":
+      return { kind: "failed", reason: "error" }
+    default:
+      return null
   }
-  return null
 }
 
 /**

@@ -123,11 +123,6 @@ export function viewOf(facts: ViewFacts, now: Date): AttemptView {
   }
 }
 
-/** Final for a screen: nothing more will happen by asking PayLater again. */
-export function isFinalView(view: AttemptView): boolean {
-  return view.status === "paid" || view.status === "declined" || view.status === "expired" || view.status === "paid_not_placed"
-}
-
 export type FailureReason = "declined" | "expired" | "abandoned" | "paid_not_placed"
 
 /** Where a shopper coming back from PayLater goes. `hint` is the return URL's outcome: UX only, never money. */

@@ -15,6 +15,13 @@ import { LEDGER_PORT_SLOT } from "../../process-wide/slot-keys"
 /** Key of Medusa's provider context through which settlement tells the provider which signal asked. */
 export const SIGNAL_CONTEXT_KEY = "paylater_signal"
 
+/**
+ * Key of Medusa's provider context through which settlement names the attempt it read under its
+ * lock, so the provider asks about it without reading the ledger again. Still checked against the
+ * session (the provider asks only about an attempt of the session it authorizes).
+ */
+export const ATTEMPT_CONTEXT_KEY = "paylater_attempt"
+
 export interface WriteAheadInput {
   paylater_order_id: string
   kind: AttemptKind

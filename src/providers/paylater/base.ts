@@ -57,7 +57,7 @@ import { accountOf, registeredIdOf } from "./registration"
 import { sendGuardedRefund, type RefundLedger } from "./refund-guard"
 import { currentPaymentCollection, currentStoreStart } from "./request-context"
 import { readWebhookBody } from "./webhook-input"
-import { ledgerPort, SIGNAL_CONTEXT_KEY, type AttemptRecord, type LedgerPort } from "../../modules/paylater-ledger/ledger-port"
+import { ATTEMPT_CONTEXT_KEY, ledgerPort, SIGNAL_CONTEXT_KEY, type AttemptRecord, type LedgerPort } from "../../modules/paylater-ledger/ledger-port"
 import { reportStatusAnswer } from "../../process-wide/status-answer"
 import { LEDGER_PORT_SLOT } from "../../process-wide/slot-keys"
 import type { AttemptKind, AttemptSignal, AttemptState } from "../../modules/paylater-ledger/attempt-state"
@@ -414,7 +414,7 @@ export abstract class PayLaterBaseProvider extends AbstractPaymentProvider<PayLa
         signal,
       })
       // The settlement that caused this call gets the answer as a value (process-wide/status-answer.ts).
-      reportStatusAnswer({ answered: true })
+      reportStatusAnswer({ answered: true, attempt: row })
       return { status, row }
     } catch (error) {
       if (answered) throw error
@@ -571,11 +571,14 @@ export abstract class PayLaterBaseProvider extends AbstractPaymentProvider<PayLa
 
   /**
    * The PayLater order to ask about. It must belong to this session: data a storefront sent can
-   * never point the status check at somebody else's paid order.
+   * never point the status check at somebody else's paid order. Settlement names the session's
+   * current attempt it read under its lock (never a started-never one); other callers are answered
+   * from the ledger.
    */
   protected async orderIdOf(data: PayLaterSessionData, context?: PaymentProviderContext): Promise<string> {
     const sessionId = context?.idempotency_key ?? text(data, "session_id")
-    const current = sessionId ? await this.ledger().currentAttemptOf(sessionId) : null
+    const named = (context as Record<string, unknown> | undefined)?.[ATTEMPT_CONTEXT_KEY]
+    const current = typeof named === "string" ? { paylater_order_id: named, state: "open" } : sessionId ? await this.ledger().currentAttemptOf(sessionId) : null
     const orderId = current && current.state !== "never_started" ? current.paylater_order_id : undefined
     if (!orderId || !sessionId || sessionIdFromOrderId(orderId) !== sessionId) {
       throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "This payment session was not started with PayLater.")

@@ -298,6 +298,7 @@ describe("PayLaterPendingNotice", () => {
   it("waits, then hands over the order", async () => {
     store.on("POST /store/carts/cart_1/complete", { status: 400, body: { message: "not yet" } }, { status: 200, body: { type: "order", order: { id: "order_5" } } })
     store.on("GET /store/carts/cart_1", cartWithLinkSession("cart_1", "pending", {}))
+    store.on(RTP_STATE_ROUTE, waiting(300))
     await mount("pending")
     expect(await page.textContent(".paylater-pending-status")).toBe(SHOPPER_MESSAGES.pending.en)
     await page.waitForFunction(() => window.__events.length > 0, undefined, { timeout: 10_000 })
@@ -306,7 +307,8 @@ describe("PayLaterPendingNotice", () => {
 
   it("hands over a failed payment's reason", async () => {
     store.on("POST /store/carts/cart_1/complete", { status: 400, body: { message: "failed" } })
-    store.on("GET /store/carts/cart_1", cartWithLinkSession("cart_1", "error", { paylater_failure_reason: "declined" }))
+    store.on("GET /store/carts/cart_1", cartWithLinkSession("cart_1", "error", {}))
+    store.on(RTP_STATE_ROUTE, { status: 200, body: { status: "declined" } })
     await mount("pending")
     await page.waitForFunction(() => window.__events.length > 0)
     expect(await events()).toEqual([["failed", "declined"]])

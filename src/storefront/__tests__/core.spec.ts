@@ -164,15 +164,19 @@ describe("the pending page", () => {
   it("waits until completing the cart gives the order", async () => {
     store.on("POST /store/carts/cart_1/complete", { status: 400, body: { message: "Payment pending" } }, { status: 200, body: { type: "order", order: { id: "order_9" } } })
     store.on("GET /store/carts/cart_1", cartWithLinkSession("cart_1", "pending", {}))
+    store.on(RTP_STATE_ROUTE, waiting(300))
     expect(await waitForPendingOrder(store.sdk, "cart_1", { delaysMs: [5] })).toEqual({ kind: "order", orderId: "order_9" })
   })
 
   it("reports a failed payment with its reason, a missing cart, and gives up after its limit", async () => {
     store.on("POST /store/carts/*", { status: 400, body: { message: "Payment failed" } })
-    store.on("GET /store/carts/cart_1", cartWithLinkSession("cart_1", "error", { paylater_failure_reason: "expired" }))
+    // The store's answer, not what the session's data says.
+    store.on("GET /store/carts/cart_1", cartWithLinkSession("cart_1", "error", { paylater_failure_reason: "declined" }))
+    store.on(RTP_STATE_ROUTE, { status: 200, body: { status: "expired" } })
     expect(await waitForPendingOrder(store.sdk, "cart_1", { delaysMs: [5] })).toEqual({ kind: "failed", reason: "expired" })
     expect(await waitForPendingOrder(store.sdk, "cart_2", { delaysMs: [5] })).toEqual({ kind: "missing" })
     store.on("GET /store/carts/cart_3", cartWithLinkSession("cart_3", "pending", {}))
+    store.on(RTP_STATE_ROUTE, waiting(300))
     expect(await waitForPendingOrder(store.sdk, "cart_3", { delaysMs: [5], giveUpAfterMs: 30 })).toEqual({ kind: "gave_up" })
   })
 })

@@ -1,0 +1,290 @@
+import type { AttemptRecord } from "../../modules/paylater-ledger/ledger-port"
+import type { Owner } from "../../modules/paylater-ledger/whose-money"
+import type { PayLaterSessionContext } from "../../medusa-records/session"
+import type { StatusAnswer } from "../../process-wide/status-answer"
+import type { CompletionOutcome } from "../completion"
+import type { SettlementPorts } from "../ports"
+import { settleWith, type PayLaterPaymentSettledData, type Settlement, type SettleInput } from "../settle"
+
+const NOW = new Date("2026-05-01T12:00:00.000Z")
+
+function attempt(extra: Partial<AttemptRecord> = {}): AttemptRecord {
+  return {
+    paylater_order_id: "payses_1",
+    session_id: "payses_1",
+    kind: "link",
+    state: "open",
+    expires_at: new Date(NOW.getTime() + 10 * 60_000),
+    order_id: null,
+    payment_id: null,
+    payment_collection_id: "paycol_1",
+    cart_id: "cart_1",
+    provider_id: "pp_paylater_paylater",
+    superseded_by: null,
+    ...extra,
+  } as AttemptRecord
+}
+
+function session(extra: Partial<PayLaterSessionContext> = {}): PayLaterSessionContext {
+  return {
+    session_id: "payses_1",
+    provider_id: "pp_paylater_paylater",
+    session_status: "pending",
+    payment_collection_id: "paycol_1",
+    cart_id: "cart_1",
+    order_id: null,
+    for_order: false,
+    attempt: attempt(),
+    ...extra,
+  }
+}
+
+interface World {
+  named?: AttemptRecord | null
+  session?: PayLaterSessionContext | null
+  /** What the session looks like after a refused authorization. */
+  afterRefusal?: PayLaterSessionContext
+  /** Medusa's authorization: the payment it created (null: refused) and PayLater's answer. */
+  authorize?: { payment_id: string | null; authorized_for?: string | null; answer: StatusAnswer | null }
+  completion?: CompletionOutcome
+  owner?: Owner
+  collectionHoldsNoPayment?: boolean
+  lockBusy?: boolean
+  slotFree?: boolean
+  failInside?: Error
+}
+
+const paidRow = (extra: Partial<AttemptRecord> = {}) => attempt({ state: "paid", ...extra })
+const heldRow = () => paidRow({ order_id: "order_1", payment_id: "pay_1" })
+
+function fake(world: World) {
+  const calls: string[] = []
+  const announced: PayLaterPaymentSettledData[] = []
+  const detached: Array<{ row: AttemptRecord; input: Partial<SettleInput> }> = []
+  const links: Array<Record<string, unknown>> = []
+  const warnings: string[] = []
+  const call = (name: string) => calls.push(name)
+  const ports: SettlementPorts = {
+    now: () => NOW,
+    findAttempt: async () => (call("findAttempt"), world.named ?? null),
+    currentAttemptOf: async () => (call("currentAttemptOf"), world.session?.attempt ?? null),
+    linkAttempt: async (_id, l) => void (call("linkAttempt"), links.push(l as Record<string, unknown>)),
+    readSession: async () => {
+      call("readSession")
+      if (world.failInside) throw world.failInside
+      return world.session ?? null
+    },
+    rereadSession: async (context) => (call("rereadSession"), world.afterRefusal ?? context),
+    paymentIdOfAttempt: async () => (call("paymentIdOfAttempt"), "pay_medusa"),
+    collectionHoldsNoPayment: async () => (call("collectionHoldsNoPayment"), world.collectionHoldsNoPayment ?? false),
+    authorize: async () => (
+      call("authorize"),
+      { authorized_for: null, ...(world.authorize ?? { payment_id: "pay_1", authorized_for: "payses_1", answer: { answered: true, attempt: paidRow() } }) }
+    ),
+    recordOrderCaptures: async () => void call("recordOrderCaptures"),
+    completeCart: async () => (call("completeCart"), world.completion ?? { order_id: "order_1", held_by: heldRow() }),
+    whoseMoney: async () => (call("whoseMoney"), world.owner ?? ({ owner: "no_order" } as Owner)),
+    recordOrderOwner: async () => (call("recordOrderOwner"), heldRow()),
+    settleDetached: async (row, input) => {
+      call("settleDetached")
+      detached.push({ row, input })
+      return { outcome: "detached", session: null, attempt: row, asked: true, changed: false } satisfies Settlement
+    },
+    underLock: async (_key, _seconds, busy, work) => {
+      call("lock")
+      return world.lockBusy ? busy() : work()
+    },
+    takeStatusSlot: async () => (call("takeStatusSlot"), world.slotFree ?? true),
+    sleep: async () => undefined,
+    announce: async (data) => void announced.push(data),
+    warn: (message) => void warnings.push(message),
+  }
+  return { ports, calls, announced, detached, links, warnings }
+}
+
+const notification = (reported: "success" | "pending" | "failed", order = "payses_1"): SettleInput => ({
+  session_id: "payses_1",
+  paylater_order_id: order,
+  signal: "webhook",
+  reported,
+})
+
+describe("settlement (behind ports)", () => {
+  describe("a paid notification", () => {
+    it("answers a duplicate from the row alone: one ledger read, no session read, no lock", async () => {
+      const f = fake({ named: heldRow(), session: session() })
+      const result = await settleWith(f.ports, notification("success"))
+      expect(result).toMatchObject({ outcome: "already_placed", order_id: "order_1", facts: { state: "paid", order_id: "order_1" } })
+      expect(f.calls).toEqual(["findAttempt"])
+      expect(f.announced).toEqual([{ session_id: "payses_1", signal: "webhook", outcome: "paid", order_id: "order_1" }])
+    })
+
+    it("settles a new one in one pass: one lock, one session read, asked once, completed once, no re-read", async () => {
+      const f = fake({ named: attempt(), session: session() })
+      const result = await settleWith(f.ports, notification("success"))
+      expect(result).toMatchObject({ outcome: "paid", order_id: "order_1", asked: true, changed: true, facts: { state: "paid", order_id: "order_1" } })
+      expect(f.calls).toEqual(["findAttempt", "lock", "readSession", "authorize", "linkAttempt", "completeCart"])
+      // The payment Medusa created is on the row before completion.
+      expect(f.links).toEqual([expect.objectContaining({ payment_id: "pay_1" })])
+      expect(f.announced).toEqual([{ session_id: "payses_1", signal: "webhook", outcome: "paid", order_id: "order_1" }])
+    })
+
+    it("writes the row's links before authorizing when they are new", async () => {
+      const f = fake({ named: attempt({ cart_id: null }), session: session({ attempt: attempt({ cart_id: null }) }) })
+      await settleWith(f.ports, notification("success"))
+      expect(f.calls.slice(0, 5)).toEqual(["findAttempt", "lock", "readSession", "linkAttempt", "authorize"])
+      expect(f.links[0]).toMatchObject({ cart_id: "cart_1", payment_id: null })
+    })
+
+    it("lists the payment as paid without an order when the cart cannot become one, and says so", async () => {
+      const f = fake({ named: attempt(), session: session(), completion: { order_id: null, error: "out of stock", tried: true } })
+      const result = await settleWith(f.ports, notification("success"))
+      expect(result).toMatchObject({ outcome: "paid_without_order", cart_id: "cart_1", error: "out of stock", facts: { state: "paid", order_id: null } })
+      expect(f.announced).toEqual([{ session_id: "payses_1", signal: "webhook", outcome: "paid_without_order", order_id: null }])
+      expect(f.warnings).toHaveLength(1)
+    })
+
+    it("settles the payment as extra when the order placed holds another payment", async () => {
+      const f = fake({ named: attempt(), session: session(), completion: { order_id: "order_1", held_by: null }, owner: { owner: "extra" } as Owner })
+      f.ports.findAttempt = async () => paidRow()
+      const result = await settleWith(f.ports, notification("success"))
+      expect(result).toMatchObject({ outcome: "paid", order_id: "order_1" })
+      expect(f.detached).toEqual([{ row: paidRow(), input: expect.objectContaining({ reported: undefined, throttle_seconds: undefined }) }])
+    })
+
+    it("links the payment to the attempt Medusa authorized it for, when that is not the one read", async () => {
+      // Medusa's own completion authorized the session (for its first attempt) before our lock.
+      const current = attempt({ paylater_order_id: "payses_1-2" })
+      const f = fake({ session: session({ attempt: current }), authorize: { payment_id: "pay_1", authorized_for: "payses_1", answer: null } })
+      f.ports.linkAttempt = async (id, l) => void f.links.push({ id, ...l })
+      await settleWith(f.ports, { session_id: "payses_1", signal: "poll" })
+      expect(f.links).toEqual([{ id: "payses_1", payment_id: "pay_1" }])
+    })
+
+    it("does not ask again whose money the order holds when completion recorded this attempt", async () => {
+      const f = fake({ named: attempt(), session: session() })
+      await settleWith(f.ports, notification("success"))
+      expect(f.calls).not.toContain("whoseMoney")
+      expect(f.detached).toEqual([])
+    })
+
+    it("settles from the row an attempt whose session was deleted while it waited for the cart lock", async () => {
+      const gone = session({ session_gone: true, attempt: paidRow() })
+      const f = fake({ named: attempt(), session: session({ session_status: "pending" }), authorize: { payment_id: null, answer: { answered: true } }, afterRefusal: gone })
+      const result = await settleWith(f.ports, { ...notification("success"), throttle_seconds: 5 })
+      expect(result.outcome).toBe("detached")
+      expect(f.detached).toEqual([{ row: paidRow(), input: expect.objectContaining({ throttle_seconds: undefined }) }])
+    })
+
+    it("says PayLater is unavailable when it did not answer, and changes nothing", async () => {
+      const f = fake({ named: attempt(), session: session(), authorize: { payment_id: null, answer: { answered: false } } })
+      const result = await settleWith(f.ports, notification("success"))
+      expect(result).toMatchObject({ outcome: "unavailable", asked: true, changed: false })
+      expect(f.calls).not.toContain("completeCart")
+    })
+
+    it("settles a superseded attempt from its row, never through the live session", async () => {
+      const named = attempt({ paylater_order_id: "payses_1", superseded_by: "payses_1-2" })
+      const f = fake({ named, session: session({ attempt: attempt({ paylater_order_id: "payses_1-2" }) }) })
+      const result = await settleWith(f.ports, notification("success"))
+      expect(result.outcome).toBe("detached")
+      expect(f.calls).not.toContain("authorize")
+      expect(f.detached.map((d) => d.row.paylater_order_id)).toEqual(["payses_1"])
+    })
+
+    it("announces an error and lets the event bus retry when settlement throws", async () => {
+      const f = fake({ named: attempt(), session: session(), failInside: new Error("database down") })
+      await expect(settleWith(f.ports, notification("success"))).rejects.toThrow("database down")
+      expect(f.announced).toEqual([{ session_id: "payses_1", signal: "webhook", outcome: "error", order_id: null }])
+    })
+  })
+
+  describe("a notification's pending or failed", () => {
+    it("is taken at its word: PayLater not asked, nothing authorized", async () => {
+      for (const reported of ["pending", "failed"] as const) {
+        const f = fake({ named: attempt(), session: session() })
+        const result = await settleWith(f.ports, notification(reported))
+        expect(result.outcome).toBe(reported === "failed" ? "failed" : "pending")
+        expect(f.calls).not.toContain("authorize")
+        expect(f.announced).toEqual([])
+      }
+    })
+
+    it("never undoes a payment Medusa recorded", async () => {
+      const f = fake({ named: paidRow(), session: session({ session_status: "authorized", cart_id: null, attempt: paidRow() }) })
+      const result = await settleWith(f.ports, notification("failed"))
+      expect(result).toMatchObject({ outcome: "paid" })
+    })
+  })
+
+  describe("the shopper's screens", () => {
+    const poll: SettleInput = { session_id: "payses_1", signal: "poll", throttle_seconds: 5 }
+
+    it("answers from the row when the interval's question was asked already", async () => {
+      const f = fake({ session: session(), slotFree: false })
+      const result = await settleWith(f.ports, poll)
+      expect(result).toMatchObject({ outcome: "pending", asked: false, facts: { state: "open" } })
+      expect(f.calls).not.toContain("authorize")
+    })
+
+    it("answers from the records without acting while another signal settles the session", async () => {
+      const f = fake({ session: session(), lockBusy: true })
+      const result = await settleWith(f.ports, poll)
+      expect(result.outcome).toBe("pending")
+      expect(f.calls).toEqual(["lock", "readSession"])
+    })
+
+    it("completes a cart Medusa recorded the payment of, without asking PayLater, and links that payment", async () => {
+      const f = fake({ session: session({ session_status: "authorized", attempt: paidRow() }) })
+      const result = await settleWith(f.ports, poll)
+      expect(result).toMatchObject({ outcome: "paid", order_id: "order_1", asked: false })
+      expect(f.calls).not.toContain("authorize")
+      expect(f.links[0]).toMatchObject({ payment_id: "pay_medusa" })
+    })
+
+    it("settles a gone session's latest attempt from its row", async () => {
+      const f = fake({ session: null })
+      f.ports.currentAttemptOf = async () => paidRow()
+      const result = await settleWith(f.ports, { session_id: "payses_1", signal: "return" })
+      expect(result).toMatchObject({ outcome: "detached", facts: { state: "paid", order_id: null, completion_failed: true } })
+    })
+
+    it("knows nothing of a session with no row", async () => {
+      const f = fake({ session: null })
+      f.ports.currentAttemptOf = async () => null
+      expect(await settleWith(f.ports, { session_id: "payses_x", signal: "return" })).toMatchObject({ outcome: "unknown_session", facts: null })
+    })
+  })
+
+  describe("a cart that is an order already", () => {
+    it("authorizes onto the order a live session whose order holds no payment (a completion killed before its payment)", async () => {
+      const f = fake({ session: session({ order_id: "order_1" }), collectionHoldsNoPayment: true })
+      const result = await settleWith(f.ports, { session_id: "payses_1", signal: "reconciliation" })
+      expect(result).toMatchObject({ outcome: "paid", order_id: "order_1" })
+      expect(f.calls).toEqual(expect.arrayContaining(["authorize", "recordOrderCaptures", "recordOrderOwner"]))
+      expect(f.calls).not.toContain("completeCart")
+    })
+
+    it("settles an attempt the order does not hold as the extra payment, never authorizing it", async () => {
+      const f = fake({ session: session({ order_id: "order_1", attempt: paidRow() }), owner: { owner: "extra" } as Owner })
+      const result = await settleWith(f.ports, { session_id: "payses_1", signal: "return" })
+      expect(result.outcome).toBe("detached")
+      expect(f.calls).not.toContain("authorize")
+    })
+
+    it("answers paid with the order when the order holds this attempt's money", async () => {
+      const f = fake({ session: session({ order_id: "order_1", attempt: heldRow() }), owner: { owner: "this_order", order_id: "order_1", payment_id: "pay_1", recorded: true } as Owner })
+      const result = await settleWith(f.ports, { session_id: "payses_1", signal: "return" })
+      expect(result).toMatchObject({ outcome: "paid", order_id: "order_1", facts: { state: "paid", order_id: "order_1" } })
+    })
+  })
+
+  describe("a point-of-sale payment", () => {
+    it("heals the order's capture of a payment Medusa recorded", async () => {
+      const f = fake({ session: session({ cart_id: null, order_id: "order_9", for_order: true, session_status: "captured", attempt: paidRow({ cart_id: null }) }) })
+      const result = await settleWith(f.ports, { session_id: "payses_1", signal: "poll" })
+      expect(result).toMatchObject({ outcome: "paid", order_id: "order_9" })
+      expect(f.calls).toContain("recordOrderCaptures")
+    })
+  })
+})
