@@ -1,3 +1,4 @@
+import { tallyLookupRefusal } from "../../api/store/paylater/lookup-tally"
 import { hourStartOf, LOOKUP_TALLY, lookupRefusalOf, lookupRefusalsTotal } from "../lookup-tally"
 
 describe("the store route's look-up refusal tally", () => {
@@ -25,5 +26,25 @@ describe("the store route's look-up refusal tally", () => {
     expect(LOOKUP_TALLY).toContain("kind = 'request_to_pay'")
     expect(LOOKUP_TALLY).toContain("'paylater_not_eligible'")
     expect(LOOKUP_TALLY).not.toContain("paylater_lookup_unavailable")
+  })
+})
+
+describe("the store route's tally write", () => {
+  const scopeWith = (countLookupRefusal: jest.Mock) => {
+    const logger = { warn: jest.fn() }
+    const scope = { resolve: (key: string) => (key === "logger" ? logger : { countLookupRefusal }) }
+    return { scope: scope as never, logger }
+  }
+
+  it("counts the refusal", async () => {
+    const count = jest.fn().mockResolvedValue(undefined)
+    await tallyLookupRefusal(scopeWith(count).scope, true, "paylater_not_eligible")
+    expect(count).toHaveBeenCalledWith(expect.objectContaining({ kind: "request_to_pay", code: "paylater_not_eligible" }))
+  })
+
+  it("never throws into the shopper's answer: a failed write is logged", async () => {
+    const { scope, logger } = scopeWith(jest.fn().mockRejectedValue(new Error("db down")))
+    await expect(tallyLookupRefusal(scope, true, "paylater_not_eligible")).resolves.toBeUndefined()
+    expect(logger.warn).toHaveBeenCalledWith(expect.stringContaining("db down"))
   })
 })
