@@ -196,7 +196,11 @@ export interface FunnelReport {
     expired: number
     abandoned: number
     open: number
-    /** Requests to Pay of the period refused before a push (LOOKUP_REFUSAL_CODES); not in pushes_sent. */
+    /**
+     * Requests to Pay of the period refused before a push (LOOKUP_REFUSAL_CODES); not in pushes_sent.
+     * Attempts carry only the provider's refusals; the report from SQL adds the store route's, which
+     * make no attempt (lookup-tally.ts), so computeFunnel's count is over the attempts alone.
+     */
     lookup_refusals: number
   }
   errors: Array<{ code: string; count: number }>

@@ -18,14 +18,15 @@ import {
   type MethodKey,
   type Outcome,
 } from "./definitions"
+import { LOOKUP_TALLY, lookupRefusalsTotal } from "./lookup-tally"
 import { daysOf, startOfDay, type Period } from "./period"
 
 /** The instants the period's days start, in order. */
 export const dayStarts = (period: Period): Date[] => daysOf(period).map((d) => startOfDay(d, period.time_zone))
 
 /**
- * definitions.ts computed in PostgreSQL: four aggregate queries run at once (the period's cohort,
- * the previous period's conversion, the money, the refunds sent) over the periods' rows (indexes:
+ * definitions.ts computed in PostgreSQL: five aggregate queries run at once (the period's cohort,
+ * the previous period's conversion, the money, the refunds sent, the store route's look-up refusals) over the periods' rows (indexes:
  * Migration20261126181000, Migration20261126220000), each reading its rows once; no row leaves the
  * database. A test holds the answer equal to computeFunnel over the same ledger
  * (integration-tests/http/paylater-reports.spec.ts).
@@ -212,13 +213,19 @@ export function funnelQueries(input: {
     { name: "previous", text: PREVIOUS, params: { range_from: previous.from, range_to: previous.to }, settings: CHECKOUT_SETTINGS },
     { name: "money", text: MONEY, params: base, settings: [] },
     { name: "refunds", text: REFUNDS, params: base, settings: [] },
+    {
+      name: "lookup_tally",
+      text: LOOKUP_TALLY,
+      params: { from: period.from, to: period.to, tz: period.time_zone, from_date: period.from_date, to_date: period.to_date },
+      settings: [],
+    },
   ]
 }
 
 /** The report of definitions.ts computeFunnel, from the database. */
 export async function funnelFromSql(knex: Knex, input: { period: Period; previous: Period; now: Date }): Promise<FunnelReport> {
   const { period } = input
-  const [cohort, before, money, refunds] = await Promise.all(
+  const [cohort, before, money, refunds, lookupTally] = await Promise.all(
     funnelQueries(input).map((q) =>
       q.settings.length
         ? knex.transaction(async (trx) => {
@@ -280,7 +287,10 @@ export async function funnelFromSql(knex: Knex, input: { period: Period; previou
       expired: rtp("expired"),
       abandoned: rtp("abandoned"),
       open: rtp("open"),
-      lookup_refusals: startErrors.filter((r) => r.kind === "request_to_pay" && isLookupRefusal(r.code)).reduce((s, r) => s + r.n, 0),
+      lookup_refusals: lookupRefusalsTotal(
+        startErrors.filter((r) => r.kind === "request_to_pay" && isLookupRefusal(r.code)).reduce((s, r) => s + r.n, 0),
+        lookupTally
+      ),
     },
     errors: [...errorCounts]
       .map(([code, count]) => ({ code, count }))

@@ -1,4 +1,4 @@
-import { WebhookTallies } from "./services/webhook-tallies"
+import { LookupRefusals } from "./services/lookup-refusals"
 
 /**
  * The plugin's one Medusa module service (key `paylater_ledger`), built as a chain of classes, one
@@ -6,16 +6,17 @@ import { WebhookTallies } from "./services/webhook-tallies"
  * separate services because Medusa builds a module from a single service class, and the
  * @InjectManager / @InjectTransactionManager decorators need the repository MedusaService gives it.
  *
- *   tables.ts           Medusa's generated CRUD for all six tables (listPayLaterAttempts, ...)
+ *   tables.ts           Medusa's generated CRUD for all seven tables (listPayLaterAttempts, ...)
  *   attempts.ts         the attempt ledger: writeAhead, recordStatus, recordOrderOwner, findAttempt, ...
  *   attention-list.ts   payments needing a person: flagForAttention, resolveAttention
  *   refund-attempts.ts  the refund guard: beginRefund, settleRefund, ...; hands the port to the provider
  *   activity-history.ts the admin's history of a payment: record, listForPayments
  *   webhook-tallies.ts  webhook answers per minute: addWebhookTally, webhookSummary
+ *   lookup-refusals.ts  the store route's shopper look-up refusals per hour: countLookupRefusal
  *
  * The attention list sits below the refund attempts because a refund of unknown outcome flags
  * itself for a person. Reconciliation runs have no layer: reconcile-runs.ts uses the generated CRUD.
  */
-export class PayLaterLedgerModuleService extends WebhookTallies {}
+export class PayLaterLedgerModuleService extends LookupRefusals {}
 
 export default PayLaterLedgerModuleService

@@ -160,3 +160,12 @@ export interface WebhookSummary {
   last_refusal_reason: string | null
   last_refusal_at: string | null
 }
+
+/** One shopper look-up the store route refused (before any payment session): what is counted, never who. */
+export interface LookupRefusalInput {
+  /** Start of the UTC hour it was refused in. */
+  hour: Date
+  kind: "link" | "request_to_pay"
+  /** The refusal's `code` as the storefront got it (paylater_not_eligible, paylater_lookup_unavailable). */
+  code: string
+}

@@ -129,7 +129,7 @@ const PayLaterReportsPage = () => {
                     ["Expired", funnel.request_to_pay.expired],
                     ["Abandoned", funnel.request_to_pay.abandoned],
                     ["Still open", funnel.request_to_pay.open],
-                    // Not pushes: refused before one, for who the shopper is (no PayLater account, too little room, a number PayLater does not know).
+                    // Not pushes: refused before one, for who the shopper is (no PayLater account, too little room, a number PayLater does not know), at the store route's look-up or on an attempt.
                     ["Refused at the shopper look-up (nothing pushed)", funnel.request_to_pay.lookup_refusals],
                   ] as const
                 ).map(([label, n]) => (

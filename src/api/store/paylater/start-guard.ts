@@ -13,6 +13,7 @@ import { toAmountText } from "../../../providers/paylater/money"
 import { withPaymentCollection, withStoreStart } from "../../../providers/paylater/request-context"
 import { SHOPPER_MESSAGES } from "../../../storefront/messages"
 import { answerAlreadyPlaced } from "./already-placed"
+import { tallyLookupRefusal } from "./lookup-tally"
 import { settleOpenAttempts } from "./open-attempt"
 
 /**
@@ -157,10 +158,12 @@ export async function guardPayLaterStart(req: MedusaRequest, res: MedusaResponse
         logger.info(
           `PayLater: ${providerId} not started for ${maskMobile(mobile)}: ${outcome.kind === "no_account" ? "no PayLater account for the number and the cart's email" : "the shopper's spending limit is below the total"}`
         )
+        await tallyLookupRefusal(req.scope, requestToPay, ELIGIBILITY_ERROR_CODE)
         return refuse(res, 400, "not_allowed", ELIGIBILITY_ERROR_CODE, SHOPPER_MESSAGES.not_eligible.en)
       }
       if (outcome.kind === "unknown" && requestToPay) {
         // Fail closed: without PayLater's word that the number is the cart's shopper, nothing is pushed.
+        await tallyLookupRefusal(req.scope, requestToPay, LOOKUP_UNAVAILABLE_CODE)
         res.setHeader("Retry-After", "60")
         return refuse(res, 503, "unexpected_state", LOOKUP_UNAVAILABLE_CODE, SHOPPER_MESSAGES.lookup_unavailable.en)
       }

@@ -2,6 +2,7 @@ import { MedusaService } from "@medusajs/framework/utils"
 import { PayLaterAttempt } from "../models/paylater-attempt"
 import { PayLaterAttention } from "../models/paylater-attention"
 import { PayLaterEvent } from "../models/paylater-event"
+import { PayLaterLookupRefusal } from "../models/paylater-lookup-refusal"
 import { PayLaterReconcileRun } from "../models/paylater-reconcile-run"
 import { PayLaterRefundAttempt } from "../models/paylater-refund-attempt"
 import { PayLaterWebhookTally } from "../models/paylater-webhook-tally"
@@ -19,4 +20,5 @@ export class PayLaterTables extends MedusaService({
   PayLaterAttention,
   PayLaterWebhookTally,
   PayLaterReconcileRun,
+  PayLaterLookupRefusal,
 }) {}
