@@ -12,6 +12,9 @@
  *    refunded it automatically: an order with no money behind it (the checker printed
  *    `VIOLATION [order_is_paid] Medusa order order_01M8CJP4M0Z88GRN4TXMGFGSBB was placed with
  *    PayLater but PayLater holds no paid order of its amount for it ... seed 9`).
+ * 2. Killed at `settle:after-authorized`: a declined link, then a new one on the same cart, paid; its
+ *    settlement authorized the session in Medusa and the process died before completing the cart. The
+ *    next signal (here the shopper's return) completes the cart with that payment, once.
  */
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { integrationTestRunner } from "../helpers/runner"
@@ -52,6 +55,30 @@ integrationTestRunner({
       await container.resolve(Modules.CART).updateCarts(cartId, { completed_at: new Date() })
       return order.id
     }
+
+    it("killed after Medusa authorized the payment, before the cart's completion: the next signal places the order", async () => {
+      // A declined link first, then a new session on the same cart (the shopper tried again).
+      const started = await startCheckout(store, { regionId: seed.regionId, variantId: seed.variants.standard.id }, PAYLATER_PROVIDER_ID)
+      const first = started.session.ok ? started.session.data.session! : null
+      expect(first).not.toBeNull()
+      await paylater().declineLink(first!.id)
+      await api.get(`/paylater/return/${first!.id}?outcome=failure`, { maxRedirects: 0, validateStatus: () => true })
+      const again = await store.createPaymentSession(started.paymentCollection.id, PAYLATER_PROVIDER_ID)
+      const session = again.ok ? again.data.session! : null
+      expect(session).not.toBeNull()
+      await paylater().approveLink(session!.id)
+      // What the killed settlement left: Medusa authorized the session (the Payment and its capture exist), no order.
+      await getContainer().resolve(Modules.PAYMENT).authorizePaymentSession(session!.id, {})
+      expect(await ledgerForCart(getContainer(), started.cart.id)).toMatchObject({ orders: 0, payments: 1 })
+
+      const back = await api.get(`/paylater/return/${session!.id}?outcome=success`, { maxRedirects: 0, validateStatus: () => true })
+      expect(back.status).toBe(303)
+      const after = await ledgerForCart(getContainer(), started.cart.id)
+      expect(after).toMatchObject({ orders: 1, payments: 1, captures: 1, refunds: 0 })
+      expect(back.headers.location).toContain(`/order/confirmed/${after.orderId}`)
+      const row = await ledgerModuleOf(getContainer())!.findAttempt(session!.id)
+      expect(row).toMatchObject({ state: "paid", order_id: after.orderId })
+    })
 
     it("killed inside Medusa's completion after the order, before its payment: the order gets PayLater's payment, nothing is listed or refunded", async () => {
       const started = await startCheckout(store, { regionId: seed.regionId, variantId: seed.variants.standard.id }, PAYLATER_PROVIDER_ID)
