@@ -27,10 +27,16 @@ export async function listAbandonedRefunds(ledger: AbandonedRefundLedger, staleA
   return stale
 }
 
-/** The sweep with the store's own stale bound (the longest of its PayLater registrations). */
+/** When a refund can no longer be in flight in this store: the longest bound of its PayLater registrations (null: none). */
+export function storeRefundStaleAfterMs(container: MedusaContainer): number | null {
+  const bounds = configuredRegistrations(container).flatMap((r) => (r.options ? [refundStaleAfterMs(r.options.config)] : []))
+  return bounds.length ? Math.max(...bounds) : null
+}
+
+/** The sweep with the store's own stale bound. */
 export async function sweepAbandonedRefunds(container: MedusaContainer): Promise<string[]> {
   const ledger = ledgerModuleOf(container)
-  const bounds = configuredRegistrations(container).flatMap((r) => (r.options ? [refundStaleAfterMs(r.options.config)] : []))
-  if (!ledger || !bounds.length) return []
-  return listAbandonedRefunds(ledger as unknown as AbandonedRefundLedger, Math.max(...bounds), new Date())
+  const staleAfterMs = storeRefundStaleAfterMs(container)
+  if (!ledger || staleAfterMs === null) return []
+  return listAbandonedRefunds(ledger as unknown as AbandonedRefundLedger, staleAfterMs, new Date())
 }

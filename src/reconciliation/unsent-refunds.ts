@@ -1,12 +1,11 @@
 import { Modules } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { refundStaleAfterMs } from "../lib/paylater"
-import { configuredRegistrations } from "../medusa-records/registrations"
 import { attemptOfPayment } from "../medusa-records/payment-attempt"
 import { PAYLATER_PROVIDER } from "../medusa-records/session"
 import { ledgerModuleOf } from "../modules/paylater-ledger/resolve"
 import { BOOKING_METADATA_KEY } from "../providers/paylater/refund-guard"
 import { storedAmountText } from "../providers/paylater/money"
+import { storeRefundStaleAfterMs } from "./abandoned-refunds"
 
 /**
  * Medusa writes its refund record, then calls the provider, and deletes the record when the provider
@@ -16,9 +15,8 @@ import { storedAmountText } from "../providers/paylater/money"
  * money refunded, PayLater still holds it, and nothing said so. The refund guard writes its attempt,
  * with Medusa's refund id, before anything is sent; so a Medusa refund of a PayLater payment with no
  * attempt (or only a refused one) and no operator booking, older than the stale bound, was never
- * paid out. Each is listed once
- * on Settings → PayLater for a person (refund the shopper in PayLater's portal), never re-sent on a
- * guess.
+ * paid out. Each is listed once on Settings → PayLater for a person (refund the shopper in
+ * PayLater's portal), never re-sent on a guess.
  */
 
 /** How far back each run looks: runs are minutes apart, and the watchdog covers a stopped schedule. */
@@ -34,9 +32,8 @@ export interface UnsentRefund {
 
 export async function listUnsentRefunds(container: MedusaContainer, now: Date = new Date()): Promise<UnsentRefund[]> {
   const ledger = ledgerModuleOf(container)
-  const bounds = configuredRegistrations(container).flatMap((r) => (r.options ? [refundStaleAfterMs(r.options.config)] : []))
-  if (!ledger || !bounds.length) return []
-  const staleAfterMs = Math.max(...bounds)
+  const staleAfterMs = storeRefundStaleAfterMs(container)
+  if (!ledger || staleAfterMs === null) return []
   const payments = container.resolve(Modules.PAYMENT)
   type RefundRow = { id: string; amount: unknown; raw_amount?: unknown; payment_id: string; metadata: Record<string, unknown> | null }
   const refunds = (await payments.listRefunds(
