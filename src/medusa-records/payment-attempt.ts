@@ -1,6 +1,7 @@
 import { Modules } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { PAYLATER_PROVIDER } from "./session"
+import { paymentIsForAttempt } from "../modules/paylater-ledger/whose-money"
 
 /**
  * Which attempt (PayLater order) a Medusa payment was authorized for. The provider's authorization
@@ -30,6 +31,5 @@ export async function recordedPaymentOf(container: MedusaContainer, sessionId: s
 export async function paymentOfAttempt(container: MedusaContainer, row: { paylater_order_id: string; session_id: string; superseded_by?: string | null }) {
   const payment = await recordedPaymentOf(container, row.session_id)
   if (!payment) return null
-  const named = attemptOfPayment(payment as { data?: Record<string, unknown> | null })
-  return (named ? named === row.paylater_order_id : !row.superseded_by) ? payment : null
+  return paymentIsForAttempt(attemptOfPayment(payment as { data?: Record<string, unknown> | null }), row) ? payment : null
 }

@@ -6,7 +6,7 @@ import type { PaidWithoutOrderPolicy } from "../providers/paylater/options"
 import { configuredRegistrations, registrationIdOf } from "../medusa-records/registrations"
 import { ownersOf } from "../medusa-records/owners"
 import { whoseMoney } from "../medusa-records/order-owner"
-import { ownerSentence } from "../modules/paylater-ledger/whose-money"
+import { ownerSentence, paymentIsForAttempt } from "../modules/paylater-ledger/whose-money"
 import { attemptOfPayment, recordedPaymentOf } from "../medusa-records/payment-attempt"
 import { blocksCompletion, planFor, readPlan, type AutoRefund } from "./refund-plan"
 
@@ -122,7 +122,7 @@ export async function flagPaidWithoutOrder(
   // The attempt the payment was authorized for (payment-attempt.ts), not necessarily the session's current one.
   const rows = await ledger.attemptsOfSession(sessionId)
   const named = attemptOfPayment(payment as { data?: Record<string, unknown> | null })
-  const row = (named ? rows.find((r) => r.paylater_order_id === named) : rows.find((r) => !r.superseded_by)) ?? null
+  const row = rows.find((r) => paymentIsForAttempt(named, r)) ?? null
   if (row?.state !== "paid") {
     return null
   }

@@ -59,6 +59,15 @@ export interface OwnedRow {
 }
 
 /**
+ * Whether a Medusa payment naming `attempt` (its authorization's PayLater order; null when it names
+ * none) is this row's money: the attempt it names, or, naming none, the session's current attempt.
+ * The one rule for the owner decision, listing and linking (medusa-records/payment-attempt.ts).
+ */
+export function paymentIsForAttempt(attempt: string | null, row: { paylater_order_id: string; superseded_by?: string | null }): boolean {
+  return attempt ? attempt === row.paylater_order_id : !row.superseded_by
+}
+
+/**
  * How long after an order is placed its completion may still be writing the transaction that says
  * which payment it holds. Completion writes it seconds after the order; past this, a missing
  * transaction means the process placing the order died in between, and the records that exist
@@ -93,7 +102,7 @@ export function decideOwner(row: OwnedRow | null | undefined, money: CollectionM
   // change after its payment was authorized (a create whose answer was lost is retried as "-2" while
   // the first, paid meanwhile, is being placed), so neither the session nor the row's link decides
   // against the payment's own attempt; a payment naming none falls to the session's current attempt.
-  const authorizedFor = (p: CollectionPayment) => (p.attempt ? p.attempt === row.paylater_order_id : !row.superseded_by && p.session_id === row.session_id)
+  const authorizedFor = (p: CollectionPayment) => paymentIsForAttempt(p.attempt, row) && (!!p.attempt || p.session_id === row.session_id)
   const mine = live.find((p) => p.paylater && p.id === row.payment_id && authorizedFor(p)) ?? live.find((p) => p.paylater && authorizedFor(p))
   if (mine?.held) return { owner: "this_order", order_id: order.id, payment_id: mine.id, recorded: false }
   const heldOther = live.find((p) => p.held)
