@@ -1,7 +1,7 @@
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { parseExpression } from "cron-parser"
-import { ledgerModuleOf } from "../modules/paylater-ledger/resolve"
+import { lastScheduledRunAt } from "../modules/paylater-ledger/reconcile-runs"
 import { reconcileSchedule } from "./schedule"
 import { runReconciliation, runRecovery } from "./run-jobs"
 
@@ -83,11 +83,7 @@ export function watchSchedule(container: MedusaContainer): void {
   const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
   const watch: Watch = { watchingSince: new Date(), periodMs: schedulePeriodMs(schedule.cron), standingInSince: null }
   const deps: WatchDeps = {
-    async lastScheduledAt() {
-      const ledger = ledgerModuleOf(container)
-      const [run] = ledger ? await ledger.listPayLaterReconcileRuns({ trigger: "schedule" }, { select: ["started_at"], order: { started_at: "DESC" }, take: 1 }) : []
-      return run ? new Date(run.started_at as unknown as string) : null
-    },
+    lastScheduledAt: () => lastScheduledRunAt(container),
     async runJobs() {
       await runReconciliation(container, "watchdog").catch((e: unknown) => logger.warn(`PayLater watchdog: reconciliation failed: ${(e as Error)?.message ?? e}`))
       await runRecovery(container).catch((e: unknown) => logger.warn(`PayLater watchdog: recovery failed: ${(e as Error)?.message ?? e}`))

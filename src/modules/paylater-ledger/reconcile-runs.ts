@@ -8,6 +8,12 @@ const KEEP_RUNS = 50
 /** Who started a run: Medusa's scheduler, or the watchdog standing in for a stopped schedule. */
 export type ReconcileRunTrigger = "schedule" | "watchdog"
 
+/** When Medusa's scheduler last started a run (the watchdog's own runs do not count), or null. */
+export async function lastScheduledRunAt(container: MedusaContainer): Promise<Date | null> {
+  const [run] = (await ledgerModuleOf(container)?.listPayLaterReconcileRuns({ trigger: "schedule" }, { select: ["started_at"], order: { started_at: "DESC" }, take: 1 })) ?? []
+  return run ? new Date(run.started_at as unknown as string) : null
+}
+
 export interface ReconcileRunSummary {
   ran: boolean
   eligible?: number

@@ -2,7 +2,8 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { parseExpression } from "cron-parser"
 import { readRegistrations, type PayLaterRegistration } from "../../../../medusa-records/registrations"
 import { reconcileSchedule } from "../../../../reconciliation/schedule"
-import { schedulePeriodMs, STALLED_AFTER_PERIODS } from "../../../../reconciliation/schedule-watchdog"
+import { scheduleStalled, schedulePeriodMs } from "../../../../reconciliation/schedule-watchdog"
+import { lastScheduledRunAt } from "../../../../modules/paylater-ledger/reconcile-runs"
 import { requireLedgerModule } from "../attention/attention"
 import { storeCeiling } from "./ceiling"
 
@@ -42,14 +43,15 @@ export async function payLaterOverview(container: MedusaContainer, now = new Dat
   const ledger = requireLedgerModule(container)
   const registrations = await readRegistrations(container)
   const schedule = reconcileSchedule()
-  const [[lastRun], [lastScheduled]] = await Promise.all([
+  const [[lastRun], scheduledAt] = await Promise.all([
     ledger.listPayLaterReconcileRuns({}, { order: { started_at: "DESC" }, take: 1 }),
-    ledger.listPayLaterReconcileRuns({ trigger: "schedule" }, { select: ["started_at"], order: { started_at: "DESC" }, take: 1 }),
+    lastScheduledRunAt(container),
   ])
   // Medusa's scheduler stopped (e.g. a Redis that lost its data): the watchdog stands in, a person should restart Medusa.
-  const scheduledAt = lastScheduled ? new Date(lastScheduled.started_at) : null
   const stalledSince =
-    !schedule.disabled && scheduledAt && now.getTime() - scheduledAt.getTime() > STALLED_AFTER_PERIODS * schedulePeriodMs(schedule.cron, now)
+    !schedule.disabled &&
+    scheduledAt &&
+    scheduleStalled({ lastScheduledAt: scheduledAt, watchingSince: scheduledAt, periodMs: schedulePeriodMs(schedule.cron, now), now })
       ? scheduledAt.toISOString()
       : null
   const [, openCount] = await ledger.listAndCountPayLaterAttentions({ status: "open" }, { select: ["id"], take: 1 })
