@@ -15,6 +15,13 @@
  * 2. Killed at `settle:after-authorized`: a declined link, then a new one on the same cart, paid; its
  *    settlement authorized the session in Medusa and the process died before completing the cart. The
  *    next signal (here the shopper's return) completes the cart with that payment, once.
+ * 3. Killed inside Medusa's completion of a paid cart (the payment authorized and captured by our
+ *    settlement) after the order was created and linked to its cart, before its link to the payment
+ *    collection, the cart's completion and the capture's order transaction (CI's smoke on the merged
+ *    main, seed 733588798: the process died while another request hit a crash point). Medusa never
+ *    resumes it: completing the cart again returns the existing order and writes nothing. Before the
+ *    fix the owner decision named the order past its bound and recorded it on the row, and the order
+ *    showed no payment in Medusa (no collection, no capture), with nobody told.
  */
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { integrationTestRunner } from "../helpers/runner"
@@ -25,6 +32,9 @@ import { PAYLATER_PROVIDER_ID } from "../helpers/seed"
 import { startCheckout } from "../helpers/store-client"
 import { ledgerForCart } from "./paylater-link/ledger"
 import { ledgerModuleOf } from "../../src/modules/paylater-ledger/resolve"
+import { runScheduledJobs } from "./paylater-ledger/clocks"
+import { unfinishedOrderKeyOf } from "../../src/medusa-records/finish-order"
+import { OWNER_SETTLES_WITHIN_MS } from "../../src/modules/paylater-ledger/whose-money"
 
 jest.setTimeout(240_000)
 
@@ -35,8 +45,11 @@ integrationTestRunner({
   testSuite: ({ api, getContainer }) => {
     const { seed, store } = useSeededStore({ api, getContainer })
 
-    /** What Medusa's completion leaves when its process dies right after creating the order. */
-    async function orderWithoutPayment(cartId: string, collectionId: string): Promise<string> {
+    /**
+     * What Medusa's completion leaves when its process dies right after creating the order: with its
+     * links and the cart's completion written (`whole`), or only the order's link to its cart.
+     */
+    async function orderWithoutPayment(cartId: string, collectionId: string, written: "whole" | "cart_link_only" = "whole"): Promise<string> {
       const container = getContainer()
       const cart = await container.resolve(Modules.CART).retrieveCart(cartId, { relations: ["items"] })
       const [order] = await container.resolve(Modules.ORDER).createOrders([
@@ -48,12 +61,22 @@ integrationTestRunner({
           items: cart.items!.map((i) => ({ title: i.title, quantity: i.quantity as number, unit_price: i.unit_price as number, variant_id: i.variant_id! })),
         },
       ])
-      await container.resolve(ContainerRegistrationKeys.LINK).create([
-        { [Modules.ORDER]: { order_id: order.id }, [Modules.CART]: { cart_id: cartId } },
-        { [Modules.ORDER]: { order_id: order.id }, [Modules.PAYMENT]: { payment_collection_id: collectionId } },
-      ])
+      const link = container.resolve(ContainerRegistrationKeys.LINK)
+      await link.create({ [Modules.ORDER]: { order_id: order.id }, [Modules.CART]: { cart_id: cartId } })
+      if (written === "cart_link_only") return order.id
+      await link.create({ [Modules.ORDER]: { order_id: order.id }, [Modules.PAYMENT]: { payment_collection_id: collectionId } })
       await container.resolve(Modules.CART).updateCarts(cartId, { completed_at: new Date() })
       return order.id
+    }
+
+    /** What Medusa's records say the order holds, read straight from the modules. */
+    async function orderRecords(orderId: string, cartId: string) {
+      const container = getContainer()
+      const query = container.resolve(ContainerRegistrationKeys.QUERY)
+      const { data: collections } = await query.graph({ entity: "order_payment_collection", fields: ["payment_collection_id"], filters: { order_id: orderId } })
+      const captures = await container.resolve(Modules.ORDER).listOrderTransactions({ order_id: orderId, reference: "capture" })
+      const [cart] = await container.resolve(Modules.CART).listCarts({ id: cartId }, { select: ["id", "completed_at"] })
+      return { collections: collections.length, capture_transactions: captures.length, cart_completed: !!cart.completed_at }
     }
 
     it("killed after Medusa authorized the payment, before the cart's completion: the next signal places the order", async () => {
@@ -80,7 +103,7 @@ integrationTestRunner({
       expect(row).toMatchObject({ state: "paid", order_id: after.orderId })
     })
 
-    it("killed inside Medusa's completion after the order, before its payment: the order gets PayLater's payment, nothing is listed or refunded", async () => {
+    it("killed inside Medusa's completion after the order, before its payment: the order gets PayLater's payment, a person is told, nothing refunded", async () => {
       const started = await startCheckout(store, { regionId: seed.regionId, variantId: seed.variants.standard.id }, PAYLATER_PROVIDER_ID)
       const session = started.session.ok ? started.session.data.session! : null
       expect(session).not.toBeNull()
@@ -97,10 +120,48 @@ integrationTestRunner({
       const ledger = ledgerModuleOf(getContainer())!
       const row = await ledger.findAttempt(session!.id)
       expect(row).toMatchObject({ state: "paid", order_id: orderId })
+      // Not listed as money without an order; a person is told the order was placed by a completion
+      // that stopped (its stock reservations and confirmation may be missing).
       const listed = await ledger.listPayLaterAttentions({ paylater_order_id: session!.id })
-      expect(listed).toEqual([])
+      expect(listed.map((i: { kind: string; dedupe_key: string | null }) => [i.kind, i.dedupe_key])).toEqual([["mismatch", unfinishedOrderKeyOf(orderId)]])
       const transactions = await getContainer().resolve(Modules.ORDER).listOrderTransactions({ order_id: orderId, reference: "capture" })
       expect(transactions).toHaveLength(1)
+      expect(paylater().order(session!.id)!.refunds).toEqual([])
+    })
+
+    it("killed inside Medusa's completion between the order's cart link and its payment: past the bound the order gets its payment's records, a person is told, nothing refunded", async () => {
+      const started = await startCheckout(store, { regionId: seed.regionId, variantId: seed.variants.standard.id }, PAYLATER_PROVIDER_ID)
+      const session = started.session.ok ? started.session.data.session! : null
+      expect(session).not.toBeNull()
+      await paylater().approveLink(session!.id)
+      // Our settlement authorized and captured the payment, then Medusa's completion died after the order and its cart link.
+      await getContainer().resolve(Modules.PAYMENT).authorizePaymentSession(session!.id, {})
+      const orderId = await orderWithoutPayment(started.cart.id, started.paymentCollection.id, "cart_link_only")
+      expect(await orderRecords(orderId, started.cart.id)).toEqual({ collections: 0, capture_transactions: 0, cart_completed: false })
+
+      // The shopper's return after the restart is shown the cart's order; whose payment it holds
+      // cannot be told yet (a completion could still be writing it), so nothing is written.
+      const back = await api.get(`/paylater/return/${session!.id}?outcome=success`, { maxRedirects: 0, validateStatus: () => true })
+      expect(back.status).toBe(303)
+      expect(back.headers.location).toContain(`/order/confirmed/${orderId}`)
+      const ledger = ledgerModuleOf(getContainer())!
+      expect(await ledger.findAttempt(session!.id)).toMatchObject({ state: "paid", order_id: null })
+      expect(await orderRecords(orderId, started.cart.id)).toEqual({ collections: 0, capture_transactions: 0, cart_completed: false })
+
+      // Past the bound the scheduled jobs find it without any other signal, and finish it once.
+      const minutes = Math.ceil(OWNER_SETTLES_WITHIN_MS / 60_000) + 1
+      await runScheduledJobs(getContainer(), minutes)
+      await runScheduledJobs(getContainer(), minutes + 1, 2)
+
+      expect(await orderRecords(orderId, started.cart.id)).toEqual({ collections: 1, capture_transactions: 1, cart_completed: true })
+      expect(await ledgerForCart(getContainer(), started.cart.id)).toMatchObject({ orderId, orders: 1, payments: 1, captures: 1, refunds: 0 })
+      const row = await ledger.findAttempt(session!.id)
+      expect(row).toMatchObject({ state: "paid", order_id: orderId })
+      expect(row!.payment_id).toBeTruthy()
+      const items = await ledger.listPayLaterAttentions({ paylater_order_id: session!.id })
+      expect(items.map((i: { kind: string; dedupe_key: string | null; status: string }) => [i.kind, i.dedupe_key, i.status])).toEqual([
+        ["mismatch", unfinishedOrderKeyOf(orderId), "open"],
+      ])
       expect(paylater().order(session!.id)!.refunds).toEqual([])
     })
   },

@@ -6,6 +6,7 @@ import { decideOwner, ownerSentence, type CollectionMoney, type Owner } from "..
 import { ownersOf } from "./owners"
 import { PAYLATER_PROVIDER } from "./session"
 import { attemptOfPayment } from "./payment-attempt"
+import { finishPlacedOrder } from "./finish-order"
 
 /**
  * Medusa's records of one payment collection's money, read now: the order it belongs to (the cart's
@@ -67,13 +68,25 @@ export async function whoseMoney(container: MedusaContainer, row: AttemptRecord,
   if (quick.owner === "not_paid" || quick.owner === "this_order") return quick
   const collectionId = await collectionOfRow(container, row)
   const owner = decideOwner(row, collectionId ? await collectionMoneyOf(container, collectionId) : null, now)
-  if (owner.owner === "this_order") await recordOwner(container, row, owner)
+  if (owner.owner === "this_order") await recordOwner(container, row, collectionId!, owner)
   return owner
 }
 
-async function recordOwner(container: MedusaContainer, row: AttemptRecord, owner: Extract<Owner, { owner: "this_order" }>): Promise<void> {
+/**
+ * Medusa's records first (a completion that died part-way is finished: finish-order.ts), then the
+ * row: once the row names its order the decision is final and nobody would finish them later.
+ */
+async function recordOwner(
+  container: MedusaContainer,
+  row: AttemptRecord,
+  collectionId: string,
+  owner: Extract<Owner, { owner: "this_order" }>
+): Promise<void> {
   const ledger = ledgerModuleOf(container)
   if (!ledger) return
+  if (!owner.medusa_holds) {
+    await finishPlacedOrder(container, row, { order_id: owner.order_id, payment_collection_id: collectionId, payment_id: owner.payment_id })
+  }
   await ledger.recordOrderOwner(row.paylater_order_id, { order_id: owner.order_id, payment_id: owner.payment_id })
   await ledger.closeAttentionOfAttempt(row.paylater_order_id, `${ownerSentence(owner)} Nothing refunded.`)
 }
@@ -102,7 +115,7 @@ export async function recordOrderOwner(
     for (const row of paid) {
       const owner = decideOwner(row, money, now)
       if (owner.owner === "this_order" && owner.order_id === placed.order_id) {
-        if (!owner.recorded) await recordOwner(container, row, owner)
+        if (!owner.recorded) await recordOwner(container, row, placed.payment_collection_id, owner)
         return owner.recorded ? row : await ledger.findAttempt(row.paylater_order_id)
       }
       if (owner.owner === "cannot_tell") unsure = true

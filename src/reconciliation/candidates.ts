@@ -35,7 +35,7 @@ export async function loadSessionCandidates(
       : [],
   ])
   const attemptOf = new Map((attempts as unknown as AttemptRecord[]).map((a) => [a.session_id, a]))
-  return rows.map((r) => ({
+  const candidates = rows.map((r) => ({
     kind: "session" as const,
     session_id: r.id,
     provider_id: r.provider_id,
@@ -46,6 +46,25 @@ export async function loadSessionCandidates(
     ...(owners.get(r.payment_collection_id) ?? { cart_id: null, order_id: null }),
     attempt: attemptOf.get(r.id) ?? null,
   }))
+  return markListed(container, candidates)
+}
+
+/**
+ * A paid row whose cart is an order and whose owner is not recorded is asked about until the owner
+ * decision records it; one it found extra is listed instead, and stays so: marked, so it is not
+ * settled again every run (select.ts).
+ */
+async function markListed(container: MedusaContainer, candidates: SessionCandidate[]): Promise<SessionCandidate[]> {
+  const unrecorded = candidates.filter((c) => c.order_id && c.attempt?.state === "paid" && !c.attempt.order_id)
+  const ledger = ledgerModuleOf(container)
+  if (!unrecorded.length || !ledger) return candidates
+  const listed = new Set(
+    ((await ledger.listPayLaterAttentions(
+      { dedupe_key: unrecorded.map((c) => dedupeKeyOf(c.attempt!.paylater_order_id)) },
+      { select: ["dedupe_key"] }
+    )) as Array<{ dedupe_key: string }>).map((item) => item.dedupe_key)
+  )
+  return candidates.map((c) => (c.attempt && listed.has(dedupeKeyOf(c.attempt.paylater_order_id)) ? { ...c, listed: true } : c))
 }
 
 /**

@@ -4,6 +4,7 @@
  */
 import { askDueAt, askPayLaterNow } from "../modules/paylater-ledger/attempt-state"
 import type { AttemptRecord } from "../modules/paylater-ledger/ledger-port"
+import { OWNER_SETTLES_WITHIN_MS } from "../modules/paylater-ledger/whose-money"
 
 /** A payment session row as the loader reads it, with its cart and order. */
 export interface SessionCandidate {
@@ -18,7 +19,9 @@ export interface SessionCandidate {
   /** The cart's order (storefront) or the collection's order (point of sale). */
   order_id: string | null
   /** The session's current attempt in the ledger; null when nothing was ever sent to PayLater. */
-  attempt: Pick<AttemptRecord, "paylater_order_id" | "state" | "expires_at" | "last_status_at" | "next_ask_at" | "created_at"> | null
+  attempt: Pick<AttemptRecord, "paylater_order_id" | "state" | "expires_at" | "last_status_at" | "next_ask_at" | "created_at" | "order_id"> | null
+  /** Its attempt is on Settings → PayLater already (e.g. an extra payment): nothing left to decide. */
+  listed?: boolean
 }
 
 /**
@@ -61,7 +64,7 @@ const time = (iso: string | null | undefined): number => {
 }
 
 /** Why a session is worth asking PayLater about, or null when it is not. */
-export function sessionReason(c: SessionCandidate, now: Date, lookbackMinutes: number): "pending" | "paid_without_order" | null {
+export function sessionReason(c: SessionCandidate, now: Date, lookbackMinutes: number): "pending" | "paid_without_order" | "owner_unrecorded" | null {
   if (time(c.created_at) < now.getTime() - lookbackMinutes * 60_000) {
     return null
   }
@@ -81,6 +84,12 @@ export function sessionReason(c: SessionCandidate, now: Date, lookbackMinutes: n
   if (c.status === "authorized" && c.cart_id && !c.order_id) {
     // PayLater said paid and Medusa recorded the payment, but the cart never became an order.
     return now.getTime() - time(c.authorized_at ?? c.created_at) >= STUCK_AFTER_MS ? "paid_without_order" : null
+  }
+  if (c.status === "authorized" && c.cart_id && c.order_id && c.attempt?.state === "paid" && !c.attempt.order_id && !c.listed) {
+    // The cart is an order and nobody recorded which payment it holds: no signal settled it since,
+    // or the completion that placed it died part-way and left the order without its payment's
+    // records (whose-money.ts finishes them). Decided once the owner decision's bound has passed.
+    return now.getTime() - time(c.authorized_at ?? c.created_at) >= OWNER_SETTLES_WITHIN_MS ? "owner_unrecorded" : null
   }
   return null
 }
@@ -106,7 +115,8 @@ function dueOf(c: Candidate): number {
 }
 
 /**
- * Paid-without-order first (money taken, no order: the worst state), then every open row that is
+ * Paid-without-order and orders whose payment is not recorded on them first (money taken, no order
+ * that shows it: the worst state), then every open row that is
  * due, oldest due first (each row's own next-ask time, attempt-state.ts). A flood of new rows thus
  * waits behind an old row's next question instead of starving it. Ties keep a stable order by id.
  * Pure: `now` is an input, so a scheduler above it (a calls-per-minute cap) can reuse it.
@@ -117,7 +127,7 @@ export function selectBatch(input: SelectionInput): Selection {
   const rest: Candidate[] = []
   for (const s of input.sessions) {
     const reason = sessionReason(s, now, lookbackMinutes)
-    if (reason === "paid_without_order") urgent.push(s)
+    if (reason === "paid_without_order" || reason === "owner_unrecorded") urgent.push(s)
     else if (reason === "pending") rest.push(s)
   }
   for (const a of input.attempts) {

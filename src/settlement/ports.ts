@@ -12,7 +12,8 @@ import { attemptOfPayment, paymentOfAttempt } from "../medusa-records/payment-at
 import { completeUnlessRefunded, type CompletionOutcome } from "./completion"
 import { settleDetachedAttempt } from "./detached-attempt"
 import { authorizeUnderLock, rereadSessionRow, takeStatusSlot } from "./medusa-effects"
-import { recordOrderCaptures } from "./order-captures"
+import { recordOrderCaptures } from "../medusa-records/order-captures"
+import { finishPlacedOrder, type PlacedOrder } from "../medusa-records/finish-order"
 import type { PayLaterPaymentSettledData, Settlement, SettleInput } from "./settle"
 
 export interface AttemptLinks {
@@ -51,6 +52,8 @@ export interface SettlementPorts {
     signal: string
   ): Promise<{ payment_id: string | null; authorized_for: string | null; answer: StatusAnswer | null }>
   recordOrderCaptures(sessionId: string, orderId: string): Promise<void>
+  /** Medusa's records of a cart's order its completion left half-made (medusa-records/finish-order.ts). */
+  finishPlacedOrder(row: AttemptRecord, placed: PlacedOrder): Promise<void>
   completeCart(context: PayLaterSessionContext): Promise<CompletionOutcome>
   whoseMoney(row: AttemptRecord): Promise<Owner>
   recordOrderOwner(placed: { order_id: string; payment_collection_id: string }): Promise<AttemptRecord | null | undefined>
@@ -89,6 +92,9 @@ export function medusaSettlementPorts(container: MedusaContainer): SettlementPor
     },
     recordOrderCaptures: async (sessionId, orderId) => {
       await recordOrderCaptures(container, sessionId, orderId)
+    },
+    finishPlacedOrder: async (row, placed) => {
+      await finishPlacedOrder(container, row, placed)
     },
     completeCart: (context) => completeUnlessRefunded(container, context),
     whoseMoney: (row) => whoseMoney(container, row),

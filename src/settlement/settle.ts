@@ -129,6 +129,7 @@ async function authorizeAndComplete(ports: SettlementPorts, session: PayLaterSes
   let current = session
   let asked = false
   let changed = false
+  let recordedPayment: string | null = null
   if (!medusaRecorded(current)) {
     if (input.throttle_seconds && !(await statusSlot(ports, current.session_id, input))) {
       return fromRecord(current, ports.now(), false)
@@ -150,6 +151,7 @@ async function authorizeAndComplete(ports: SettlementPorts, session: PayLaterSes
       return answered || result.outcome !== "pending" || !asked ? result : { outcome: "unavailable", session: current, asked, changed: false }
     }
     changed = true
+    recordedPayment = paymentId
     // The row as PayLater's answer left it; read again only when Medusa had recorded the payment
     // before our lock (its own completion authorized it) and so the provider was not asked.
     const attempt = answer?.attempt ?? (await ports.currentAttemptOf(current.session_id)) ?? current.attempt
@@ -164,8 +166,14 @@ async function authorizeAndComplete(ports: SettlementPorts, session: PayLaterSes
     }
   }
   if (current.order_id) {
-    // The order exists already (point of sale, or a completion that stopped before its payment): the capture goes onto it.
-    await ports.recordOrderCaptures(current.session_id, current.order_id)
+    // The order exists already: a point-of-sale order, whose capture goes onto it; or a cart's order
+    // whose completion died before recording any payment, whose records are finished (and a person
+    // told: its stock and confirmation may be missing too).
+    if (current.cart_id && current.attempt) {
+      await ports.finishPlacedOrder(current.attempt, { order_id: current.order_id, payment_collection_id: current.payment_collection_id, payment_id: recordedPayment })
+    } else {
+      await ports.recordOrderCaptures(current.session_id, current.order_id)
+    }
     await ports.recordOrderOwner({ order_id: current.order_id, payment_collection_id: current.payment_collection_id })
   }
   if (!current.cart_id || current.order_id) {

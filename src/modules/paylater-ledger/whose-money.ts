@@ -5,7 +5,9 @@
  * read at the moment of acting. Pure: facts in, decision out (takes `now`).
  *
  * - `this_order`: the order holds this payment. Never listed, never refunded from the list or
- *   automatically. Once recorded on the row (`order_id` + `payment_id`) it is final.
+ *   automatically. Once recorded on the row (`order_id` + `payment_id`) it is final. `medusa_holds`
+ *   false: decided past the bound with no capture transaction on the order, i.e. Medusa's completion
+ *   died part-way; whoever records the owner also finishes Medusa's records of it.
  * - `extra`: the collection's order is held by another payment (PayLater's or another method's):
  *   the shopper paid twice; the money goes back per `paidWithoutOrder`.
  * - `no_order`: the cart is not an order (yet): paid without an order.
@@ -16,7 +18,7 @@
 
 export type Owner =
   | { owner: "not_paid" }
-  | { owner: "this_order"; order_id: string; payment_id: string; recorded: boolean }
+  | { owner: "this_order"; order_id: string; payment_id: string; recorded: boolean; medusa_holds: boolean }
   | { owner: "extra"; order_id: string; held_by: "paylater" | "other_method" | "none_of_this_attempt" }
   | { owner: "no_order" }
   | { owner: "cannot_tell"; order_id: string; until: Date }
@@ -89,11 +91,12 @@ const ms = (at: Date | string) => new Date(at).getTime()
  * 4. only PayLater payments and no transaction yet → cannot tell until OWNER_SETTLES_WITHIN_MS after
  *    the order; then the order holds the first PayLater payment Medusa recorded (Medusa's completion
  *    takes the collection's authorized payment; a later one is a second payment), the rest are extra.
+ *    The order's records of it are then unfinished (`medusa_holds: false`).
  */
 export function decideOwner(row: OwnedRow | null | undefined, money: CollectionMoney | null, now: Date): Owner {
   if (!row || row.state !== "paid") return { owner: "not_paid" }
   if (row.order_id && row.payment_id) {
-    return { owner: "this_order", order_id: row.order_id, payment_id: row.payment_id, recorded: true }
+    return { owner: "this_order", order_id: row.order_id, payment_id: row.payment_id, recorded: true, medusa_holds: true }
   }
   const order = money?.order
   if (!order) return { owner: "no_order" }
@@ -104,7 +107,7 @@ export function decideOwner(row: OwnedRow | null | undefined, money: CollectionM
   // against the payment's own attempt; a payment naming none falls to the session's current attempt.
   const authorizedFor = (p: CollectionPayment) => paymentIsForAttempt(p.attempt, row) && (!!p.attempt || p.session_id === row.session_id)
   const mine = live.find((p) => p.paylater && p.id === row.payment_id && authorizedFor(p)) ?? live.find((p) => p.paylater && authorizedFor(p))
-  if (mine?.held) return { owner: "this_order", order_id: order.id, payment_id: mine.id, recorded: false }
+  if (mine?.held) return { owner: "this_order", order_id: order.id, payment_id: mine.id, recorded: false, medusa_holds: true }
   const heldOther = live.find((p) => p.held)
   if (heldOther) return { owner: "extra", order_id: order.id, held_by: heldOther.paylater ? "paylater" : "other_method" }
   if (live.some((p) => !p.paylater)) return { owner: "extra", order_id: order.id, held_by: "other_method" }
@@ -113,7 +116,7 @@ export function decideOwner(row: OwnedRow | null | undefined, money: CollectionM
   if (now.getTime() < until.getTime()) return { owner: "cannot_tell", order_id: order.id, until }
   const [first] = live.filter((p) => p.paylater).sort((a, b) => ms(a.created_at) - ms(b.created_at) || a.id.localeCompare(b.id))
   return first.id === mine.id
-    ? { owner: "this_order", order_id: order.id, payment_id: mine.id, recorded: false }
+    ? { owner: "this_order", order_id: order.id, payment_id: mine.id, recorded: false, medusa_holds: false }
     : { owner: "extra", order_id: order.id, held_by: "paylater" }
 }
 

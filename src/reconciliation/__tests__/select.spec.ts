@@ -14,6 +14,7 @@ import {
   type Outcome,
   type SessionCandidate,
 } from "../select"
+import { OWNER_SETTLES_WITHIN_MS } from "../../modules/paylater-ledger/whose-money"
 
 const NOW = new Date("2026-05-01T12:00:00.000Z")
 const minutesAgo = (m: number) => new Date(NOW.getTime() - m * 60_000).toISOString()
@@ -31,7 +32,7 @@ function session(id: string, over: Partial<SessionCandidate> = {}, attempt: Part
     payment_collection_id: `pay_col_${id}`,
     cart_id: `cart_${id}`,
     order_id: null,
-    attempt: { paylater_order_id: id, state: "open", expires_at: minutesAgo(-30), last_status_at: null, ...attempt },
+    attempt: { paylater_order_id: id, state: "open", expires_at: minutesAgo(-30), last_status_at: null, order_id: null, ...attempt },
     ...over,
   }
 }
@@ -121,6 +122,20 @@ describe("which sessions a run asks about", () => {
     const authorized_at = minutesAgo(10)
     expect(sessionReason(session("a", { status: "authorized", authorized_at, order_id: "order_1" }), NOW, 1440)).toBeNull()
     expect(sessionReason(session("a", { status: "authorized", authorized_at, cart_id: null, order_id: "order_1" }), NOW, 1440)).toBeNull()
+  })
+
+  it("asks about a paid cart's order whose payment nobody recorded, once the owner decision's bound has passed", () => {
+    const placed = (agoMs: number, over: Partial<SessionCandidate> = {}, row: Partial<Row> = {}) =>
+      session("a", { status: "authorized", authorized_at: new Date(NOW.getTime() - agoMs).toISOString(), order_id: "order_1", ...over }, { state: "paid", order_id: null, ...row })
+    expect(sessionReason(placed(OWNER_SETTLES_WITHIN_MS), NOW, 1440)).toBe("owner_unrecorded")
+    expect(sessionReason(placed(OWNER_SETTLES_WITHIN_MS - 1), NOW, 1440)).toBeNull()
+    // Recorded already, listed already (an extra payment), or a point-of-sale order: nothing to decide.
+    expect(sessionReason(placed(OWNER_SETTLES_WITHIN_MS, {}, { order_id: "order_1" }), NOW, 1440)).toBeNull()
+    expect(sessionReason(placed(OWNER_SETTLES_WITHIN_MS, { listed: true }), NOW, 1440)).toBeNull()
+    expect(sessionReason(placed(OWNER_SETTLES_WITHIN_MS, { cart_id: null }), NOW, 1440)).toBeNull()
+    // Urgent: ahead of a pending session that is due.
+    const { batch } = selectBatch({ sessions: [session("p"), placed(OWNER_SETTLES_WITHIN_MS)], attempts: [], now: NOW, lookbackMinutes: 1440, batchSize: 1 })
+    expect(batch.map((c) => (c as SessionCandidate).session_id)).toEqual(["a"])
   })
 
   it("asks about every open detached attempt, however old, never about ended or paid ones", () => {

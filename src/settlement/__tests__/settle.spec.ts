@@ -1,6 +1,7 @@
 import type { AttemptRecord } from "../../modules/paylater-ledger/ledger-port"
 import type { Owner } from "../../modules/paylater-ledger/whose-money"
 import type { PayLaterSessionContext } from "../../medusa-records/session"
+import type { PlacedOrder } from "../../medusa-records/finish-order"
 import type { StatusAnswer } from "../../process-wide/status-answer"
 import type { CompletionOutcome } from "../completion"
 import type { SettlementPorts } from "../ports"
@@ -63,6 +64,7 @@ function fake(world: World) {
   const detached: Array<{ row: AttemptRecord; input: Partial<SettleInput> }> = []
   const links: Array<Record<string, unknown>> = []
   const warnings: string[] = []
+  const finished: PlacedOrder[] = []
   const call = (name: string) => calls.push(name)
   const ports: SettlementPorts = {
     now: () => NOW,
@@ -82,6 +84,7 @@ function fake(world: World) {
       { authorized_for: null, ...(world.authorize ?? { payment_id: "pay_1", authorized_for: "payses_1", answer: { answered: true, attempt: paidRow() } }) }
     ),
     recordOrderCaptures: async () => void call("recordOrderCaptures"),
+    finishPlacedOrder: async (_row, placed) => void (call("finishPlacedOrder"), finished.push(placed)),
     completeCart: async () => (call("completeCart"), world.completion ?? { order_id: "order_1", held_by: heldRow() }),
     whoseMoney: async () => (call("whoseMoney"), world.owner ?? ({ owner: "no_order" } as Owner)),
     recordOrderOwner: async () => (call("recordOrderOwner"), heldRow()),
@@ -99,7 +102,7 @@ function fake(world: World) {
     announce: async (data) => void announced.push(data),
     warn: (message) => void warnings.push(message),
   }
-  return { ports, calls, announced, detached, links, warnings }
+  return { ports, calls, announced, detached, links, warnings, finished }
 }
 
 const notification = (reported: "success" | "pending" | "failed", order = "payses_1"): SettleInput => ({
@@ -257,11 +260,13 @@ describe("settlement (behind ports)", () => {
   })
 
   describe("a cart that is an order already", () => {
-    it("authorizes onto the order a live session whose order holds no payment (a completion killed before its payment)", async () => {
+    it("authorizes onto the order a live session whose order holds no payment (a completion killed before its payment), finishing its records", async () => {
       const f = fake({ session: session({ order_id: "order_1" }), collectionHoldsNoPayment: true })
       const result = await settleWith(f.ports, { session_id: "payses_1", signal: "reconciliation" })
       expect(result).toMatchObject({ outcome: "paid", order_id: "order_1" })
-      expect(f.calls).toEqual(expect.arrayContaining(["authorize", "recordOrderCaptures", "recordOrderOwner"]))
+      expect(f.calls).toEqual(expect.arrayContaining(["authorize", "finishPlacedOrder", "recordOrderOwner"]))
+      expect(f.calls.indexOf("finishPlacedOrder")).toBeLessThan(f.calls.indexOf("recordOrderOwner"))
+      expect(f.finished).toEqual([{ order_id: "order_1", payment_collection_id: expect.any(String), payment_id: "pay_1" }])
       expect(f.calls).not.toContain("completeCart")
     })
 
@@ -273,7 +278,7 @@ describe("settlement (behind ports)", () => {
     })
 
     it("answers paid with the order when the order holds this attempt's money", async () => {
-      const f = fake({ session: session({ order_id: "order_1", attempt: heldRow() }), owner: { owner: "this_order", order_id: "order_1", payment_id: "pay_1", recorded: true } as Owner })
+      const f = fake({ session: session({ order_id: "order_1", attempt: heldRow() }), owner: { owner: "this_order", order_id: "order_1", payment_id: "pay_1", recorded: true, medusa_holds: true } as Owner })
       const result = await settleWith(f.ports, { session_id: "payses_1", signal: "return" })
       expect(result).toMatchObject({ outcome: "paid", order_id: "order_1", facts: { state: "paid", order_id: "order_1" } })
     })

@@ -36,7 +36,7 @@ describe("decideOwner: whose money a paid attempt is", () => {
 
   it("a recorded owner is final, whatever Medusa's records say now", () => {
     const row = paid({ order_id: "order_9", payment_id: "pay_9" })
-    expect(decideOwner(row, null, NOW)).toEqual({ owner: "this_order", order_id: "order_9", payment_id: "pay_9", recorded: true })
+    expect(decideOwner(row, null, NOW)).toEqual({ owner: "this_order", order_id: "order_9", payment_id: "pay_9", recorded: true, medusa_holds: true })
     expect(decideOwner(row, order([payment({ id: "pay_other", session_id: "ps_other", held: true })]), NOW)).toMatchObject({
       owner: "this_order",
       recorded: true,
@@ -54,6 +54,7 @@ describe("decideOwner: whose money a paid attempt is", () => {
       order_id: "order_1",
       payment_id: "pay_1",
       recorded: false,
+      medusa_holds: true,
     })
   })
 
@@ -83,9 +84,10 @@ describe("decideOwner: whose money a paid attempt is", () => {
     const young = order([payment()], 10_000)
     const decision = decideOwner(paid(), young, NOW)
     expect(decision).toEqual({ owner: "cannot_tell", order_id: "order_1", until: new Date(placedAt(10_000).getTime() + OWNER_SETTLES_WITHIN_MS) })
-    // Past the bound it is decided: the order holds the collection's only PayLater payment.
+    // Past the bound it is decided: the order holds the collection's only PayLater payment, and
+    // Medusa's completion died before recording it on the order (its records are to be finished).
     const later = new Date(NOW.getTime() + OWNER_SETTLES_WITHIN_MS)
-    expect(decideOwner(paid(), young, later)).toEqual({ owner: "this_order", order_id: "order_1", payment_id: "pay_1", recorded: false })
+    expect(decideOwner(paid(), young, later)).toEqual({ owner: "this_order", order_id: "order_1", payment_id: "pay_1", recorded: false, medusa_holds: false })
   })
 
   it("past the bound with two PayLater payments and no transaction: the first Medusa recorded is the order's, the other extra", () => {
@@ -128,12 +130,12 @@ describe("decideOwner: whose money a paid attempt is", () => {
     expect(heldByNoOrder({ owner: "no_order" })).toBe(true)
     expect(heldByNoOrder({ owner: "extra", order_id: "o", held_by: "paylater" })).toBe(true)
     expect(heldByNoOrder({ owner: "cannot_tell", order_id: "o", until: NOW })).toBe(false)
-    expect(heldByNoOrder({ owner: "this_order", order_id: "o", payment_id: "p", recorded: true })).toBe(false)
+    expect(heldByNoOrder({ owner: "this_order", order_id: "o", payment_id: "p", recorded: true, medusa_holds: true })).toBe(false)
     expect(heldByNoOrder({ owner: "not_paid" })).toBe(false)
   })
 
   it("says each decision in one line an operator can act on", () => {
     expect(ownerSentence({ owner: "extra", order_id: "order_1", held_by: "other_method" })).toMatch(/another payment method.*paid twice/)
-    expect(ownerSentence({ owner: "this_order", order_id: "order_1", payment_id: "pay_1", recorded: true })).toContain("order_1")
+    expect(ownerSentence({ owner: "this_order", order_id: "order_1", payment_id: "pay_1", recorded: true, medusa_holds: true })).toContain("order_1")
   })
 })

@@ -2,22 +2,36 @@ import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 
 /**
- * Records a point-of-sale capture in the order's transactions, once.
+ * Records a payment's captures in the order's transactions, once.
  *
  * Why: processPaymentWorkflow's no-cart branch only authorizes the session. Our provider reports
  * `captured`, so the payment module records the capture itself, but nothing adds the matching order
  * transaction (capturePaymentWorkflow would, and is never run). Without it the order's summary keeps
- * showing the amount as outstanding although the payment is captured. Keyed by capture id and done
- * under a lock, so repeated webhooks, polls and admin views add it exactly once.
+ * showing the amount as outstanding although the payment is captured. The same holds for a cart's
+ * order whose completion died before its transaction step (finish-order.ts). Keyed by capture id and
+ * done under a lock, so repeated webhooks, polls and admin views add it exactly once.
  */
 export async function recordOrderCaptures(container: MedusaContainer, sessionId: string, orderId: string): Promise<number> {
+  return recordCapturesOnOrder(container, { payment_session_id: sessionId }, orderId)
+}
+
+/** The same, for one Medusa payment named by its id. */
+export async function recordPaymentCapturesOnOrder(container: MedusaContainer, paymentId: string, orderId: string): Promise<number> {
+  return recordCapturesOnOrder(container, { id: paymentId }, orderId)
+}
+
+async function recordCapturesOnOrder(
+  container: MedusaContainer,
+  filters: { payment_session_id: string } | { id: string },
+  orderId: string
+): Promise<number> {
   const query = container.resolve(ContainerRegistrationKeys.QUERY)
   const {
     data: [payment],
   } = await query.graph({
     entity: "payment",
     fields: ["id", "currency_code", "canceled_at", "captures.id", "captures.raw_amount"],
-    filters: { payment_session_id: sessionId },
+    filters,
   })
   const captures = (payment?.captures ?? []).filter(Boolean) as Array<{ id: string; raw_amount: unknown }>
   if (!payment || payment.canceled_at || !captures.length) {

@@ -1,0 +1,93 @@
+import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { logRef } from "../lib/paylater"
+import type { AttemptRecord } from "../modules/paylater-ledger/ledger-port"
+import { ledgerModuleOf } from "../modules/paylater-ledger/resolve"
+import { storedAmountText } from "../providers/paylater/money"
+import { recordOrderCaptures, recordPaymentCapturesOnOrder } from "./order-captures"
+
+type Row = Record<string, any>
+
+export interface PlacedOrder {
+  order_id: string
+  payment_collection_id: string
+  /** The Medusa payment the order holds (the owner decision's); else the one of the row's session. */
+  payment_id: string | null
+}
+
+/** Dedupe key of the note a person gets about one order finished here. */
+export const unfinishedOrderKeyOf = (orderId: string) => `order_unfinished:${orderId}`
+
+/**
+ * Finishes the money records Medusa's cart completion leaves undone when its process dies part-way
+ * (fault campaign, issue 32): `completeCartWorkflow` creates the order, then writes its links (cart,
+ * payment collection), the cart's completion, its stock reservations and its `order.placed` event
+ * side by side, and records the payment's capture on the order last. Killed in between, the order
+ * exists and is the cart's, but shows no payment: no link to its collection, no capture transaction,
+ * the cart still open. Medusa never resumes it (a new completion of the cart returns the existing
+ * order and writes nothing).
+ *
+ * Called once the owner decision has named this order past its bound (`medusa_holds: false`), and
+ * by settlement when the completion died before recording any payment (settle.ts). A person is told
+ * first (the stock reservations and the order's confirmation may be missing too,
+ * which only a person can judge), then each missing write is made; every write is checked first, so
+ * a repeat or a second instance writes nothing twice. Returns what it wrote.
+ */
+export async function finishPlacedOrder(container: MedusaContainer, row: AttemptRecord, placed: PlacedOrder): Promise<string[]> {
+  await tellAPerson(container, row, placed)
+  const query = container.resolve(ContainerRegistrationKeys.QUERY)
+  const [{ data: orderLinks }, { data: cartLinks }] = await Promise.all([
+    query.graph({ entity: "order_payment_collection", fields: ["order_id"], filters: { payment_collection_id: placed.payment_collection_id } }),
+    query.graph({ entity: "cart_payment_collection", fields: ["cart_id"], filters: { payment_collection_id: placed.payment_collection_id } }),
+  ])
+  const wrote: string[] = []
+  if (!(orderLinks as Row[]).length) {
+    await container.resolve(ContainerRegistrationKeys.LINK).create({
+      [Modules.ORDER]: { order_id: placed.order_id },
+      [Modules.PAYMENT]: { payment_collection_id: placed.payment_collection_id },
+    })
+    wrote.push("linked the order to its payment collection")
+  }
+  const captured = placed.payment_id
+    ? await recordPaymentCapturesOnOrder(container, placed.payment_id, placed.order_id)
+    : await recordOrderCaptures(container, row.session_id, placed.order_id)
+  if (captured) {
+    wrote.push("recorded the payment's capture on the order")
+  }
+  const cartId = (cartLinks as Row[])[0]?.cart_id as string | undefined
+  if (cartId) {
+    const carts = container.resolve(Modules.CART)
+    const [cart] = await carts.listCarts({ id: cartId }, { select: ["id", "completed_at"], take: 1 })
+    if (cart && !cart.completed_at) {
+      await carts.updateCarts(cartId, { completed_at: new Date() })
+      wrote.push("marked its cart completed")
+    }
+  }
+  if (wrote.length) {
+    container
+      .resolve(ContainerRegistrationKeys.LOGGER)
+      .warn(`PayLater: order ${logRef(placed.order_id)} was left half-made by a stopped completion; ${wrote.join(", ")} (PayLater ${logRef(row.paylater_order_id)}).`)
+  }
+  return wrote
+}
+
+/** Written before the repair (a record before the writes): stock and the confirmation need a person. */
+async function tellAPerson(container: MedusaContainer, row: AttemptRecord, placed: PlacedOrder): Promise<void> {
+  const ledger = ledgerModuleOf(container)
+  if (!ledger) return
+  await ledger.flagForAttention("mismatch", {
+    dedupe_key: unfinishedOrderKeyOf(placed.order_id),
+    summary:
+      `Order ${placed.order_id} was placed with PayLater payment ${row.paylater_order_id} (${storedAmountText(row)} QAR), but the server stopped ` +
+      "while Medusa was still recording it. Its payment is now recorded on the order; Medusa may also have stopped before reserving " +
+      "its stock and before announcing the order (no confirmation sent). Check the order's items and stock, send the shopper a " +
+      "confirmation if your store sends one, then mark this resolved.",
+    amount: storedAmountText(row),
+    paylater_order_id: row.paylater_order_id,
+    session_id: row.session_id,
+    payment_id: placed.payment_id ?? null,
+    payment_collection_id: placed.payment_collection_id,
+    order_id: placed.order_id,
+    cart_id: row.cart_id ?? null,
+  })
+}
