@@ -141,7 +141,6 @@ async function makeAutoRefundsDue(databaseUrl, since) {
   })
 }
 
-/** What is still in flight: open rows due for a question, automatic refunds due, reconciliation runs since `after`. */
 /**
  * What the final wait waits for. `paidOpen`: ledger rows still open although PayLater holds them as
  * paid (their notification was lost), with the latest time one of them is next asked: reconciliation
@@ -176,7 +175,20 @@ async function pendingWork(databaseUrl, since, after, askSlackMs, paidAtPayLater
       `select count(*)::int as n from paylater_refund_attempt where status = 'pending' and deleted_at is null and created_at >= $1`,
       [since]
     )
+    // Paid rows whose cart is an order that nobody recorded as theirs (a completion that died
+    // part-way, or no signal since): the job decides each once the owner decision's bound has passed.
+    const unowned = (
+      await db.query(
+        `select count(*)::int as n, max(coalesce(a.paid_at, a.updated_at)) as last_paid from paylater_attempt a
+          join order_cart oc on oc.cart_id = a.cart_id and oc.deleted_at is null
+          where a.deleted_at is null and a.created_at >= $1 and a.state = 'paid' and a.order_id is null and a.superseded_by is null
+            and not exists (select 1 from paylater_attention t where t.deleted_at is null and t.dedupe_key = 'paid_without_order:' || a.paylater_order_id)`,
+        [since]
+      )
+    ).rows[0]
     return {
+      unowned: unowned.n,
+      unownedLastPaid: unowned.last_paid ? new Date(unowned.last_paid).getTime() : null,
       dueRows: due.rows[0].n,
       dueRefunds: refunds.rows[0].n,
       pendingRefunds: pendingRefunds.rows[0].n,
