@@ -15,6 +15,49 @@ export interface CurrentItem {
   owner: Owner | null
 }
 
+/** What one open money item is, decided now (pure: the rule of the list as a view). */
+export type ItemStep =
+  /** An order came to hold its payment: off the list, nothing refunded. */
+  | { step: "close_held"; note: string }
+  /** PayLater refunded it in full (from the order page, the list or the automatic refund). */
+  | { step: "close_refunded"; note: string }
+  /** Still money no order holds (or whose owner cannot be told yet): stays listed. */
+  | { step: "keep" }
+
+export function itemStep(item: Pick<AttentionRecord, "amount">, owner: Owner, refunded: string | null): ItemStep {
+  if (owner.owner === "this_order") return { step: "close_held", note: `${ownerSentence(owner)} Nothing refunded.` }
+  if (item.amount && refunded !== null && MathBN.gte(refunded, item.amount)) {
+    return { step: "close_refunded", note: `Refunded ${item.amount} QAR in full at PayLater.` }
+  }
+  return { step: "keep" }
+}
+
+/** What the view reads and writes; the app binds it to the ledger and Medusa's records. */
+export interface ItemPorts {
+  rowsOf(paylaterOrderIds: string[]): Promise<AttemptRecord[]>
+  whoseMoney(row: AttemptRecord): Promise<Owner>
+  /** What PayLater refunded of the attempt, as the refund guard recorded it. */
+  refundedAmount(paylaterOrderId: string): Promise<string>
+  closeHeld(paylaterOrderId: string, note: string): Promise<void>
+  resolveRefunded(itemId: string, note: string): Promise<AttentionRecord>
+  reread(itemId: string): Promise<AttentionRecord | undefined>
+}
+
+function itemPortsOf(container: MedusaContainer): ItemPorts | null {
+  const ledger = ledgerModuleOf(container)
+  if (!ledger) return null
+  return {
+    rowsOf: async (ids) => (await ledger.listPayLaterAttempts({ paylater_order_id: ids })) as unknown as AttemptRecord[],
+    whoseMoney: (row) => whoseMoney(container, row),
+    refundedAmount: (id) => ledger.refundedAmount(id),
+    closeHeld: async (id, note) => {
+      await ledger.closeAttentionOfAttempt(id, note)
+    },
+    resolveRefunded: (itemId, note) => ledger.resolveAttention(itemId, { resolution: "refunded", note }),
+    reread: async (itemId) => ((await ledger.listPayLaterAttentions({ id: itemId }, { take: 1 })) as unknown as AttentionRecord[])[0],
+  }
+}
+
 /**
  * Settings → PayLater's list as a view of the ledger: an item about money without an order stays
  * open exactly while its attempt is paid, held by no order, not refunded in full and not resolved by
@@ -23,34 +66,38 @@ export interface CurrentItem {
  * offered comes from facts read when the item was first listed.
  */
 export async function currentItems(container: MedusaContainer, items: AttentionRecord[]): Promise<CurrentItem[]> {
-  const ledger = ledgerModuleOf(container)
-  const ids = items.filter((i) => i.status === "open" && MONEY_KINDS.has(i.kind) && i.paylater_order_id).map((i) => i.paylater_order_id!)
-  if (!ledger || !ids.length) return items.map((item) => ({ item, owner: null }))
-  const rows = new Map(
-    ((await ledger.listPayLaterAttempts({ paylater_order_id: ids })) as unknown as AttemptRecord[]).map((r) => [r.paylater_order_id, r])
-  )
+  const ports = itemPortsOf(container)
+  return ports ? currentItemsWith(ports, items) : items.map((item) => ({ item, owner: null }))
+}
+
+/** currentItems against any ports (unit tests use an in-memory ledger). */
+export async function currentItemsWith(ports: ItemPorts, items: AttentionRecord[]): Promise<CurrentItem[]> {
+  const isOpenMoney = (item: AttentionRecord) => item.status === "open" && MONEY_KINDS.has(item.kind) && !!item.paylater_order_id
+  const ids = items.filter(isOpenMoney).map((i) => i.paylater_order_id!)
+  if (!ids.length) return items.map((item) => ({ item, owner: null }))
+  const rows = new Map((await ports.rowsOf(ids)).map((r) => [r.paylater_order_id, r]))
   const current: CurrentItem[] = []
   for (const item of items) {
-    const row = item.status === "open" && MONEY_KINDS.has(item.kind) ? rows.get(item.paylater_order_id ?? "") : undefined
+    const row = isOpenMoney(item) ? rows.get(item.paylater_order_id!) : undefined
     if (!row) {
       current.push({ item, owner: null })
       continue
     }
-    const owner = await whoseMoney(container, row)
-    if (owner.owner === "this_order") {
-      await ledger.closeAttentionOfAttempt(row.paylater_order_id, `${ownerSentence(owner)} Nothing refunded.`)
-      current.push({ item: (await reread(container, item.id)) ?? item, owner })
-    } else if (item.amount && MathBN.gte(await ledger.refundedAmount(row.paylater_order_id), item.amount)) {
-      const closed = await ledger.resolveAttention(item.id, { resolution: "refunded", note: `Refunded ${item.amount} QAR in full at PayLater.` })
-      current.push({ item: closed, owner })
-    } else {
-      current.push({ item, owner })
+    const owner = await ports.whoseMoney(row)
+    // The refunded sum matters only when no order holds the payment.
+    const refunded = owner.owner === "this_order" || !item.amount ? null : await ports.refundedAmount(row.paylater_order_id)
+    const step = itemStep(item, owner, refunded)
+    switch (step.step) {
+      case "close_held":
+        await ports.closeHeld(row.paylater_order_id, step.note)
+        current.push({ item: (await ports.reread(item.id)) ?? item, owner })
+        break
+      case "close_refunded":
+        current.push({ item: await ports.resolveRefunded(item.id, step.note), owner })
+        break
+      case "keep":
+        current.push({ item, owner })
     }
   }
   return current
-}
-
-async function reread(container: MedusaContainer, id: string): Promise<AttentionRecord | undefined> {
-  const [item] = (await ledgerModuleOf(container)!.listPayLaterAttentions({ id }, { take: 1 })) as unknown as AttentionRecord[]
-  return item
 }
