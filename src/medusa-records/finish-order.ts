@@ -28,18 +28,33 @@ export const unfinishedOrderKeyOf = (orderId: string) => `order_unfinished:${ord
  * order and writes nothing).
  *
  * Called once the owner decision has named this order past its bound (`medusa_holds: false`), and
- * by settlement when the completion died before recording any payment (settle.ts). A person is told
- * first (the stock reservations and the order's confirmation may be missing too,
- * which only a person can judge), then each missing write is made; every write is checked first, so
- * a repeat or a second instance writes nothing twice. Returns what it wrote.
+ * by settlement when the completion died before recording any payment (settle.ts). For a cart's
+ * order a person is told first (the stock reservations and the order's confirmation may be missing
+ * too, which only a person can judge), then each missing write is made; every write is checked
+ * first, one finisher per order at a time, so a repeat or a second instance writes nothing twice.
+ * Returns what it wrote.
  */
 export async function finishPlacedOrder(container: MedusaContainer, row: AttemptRecord, placed: PlacedOrder): Promise<string[]> {
-  await tellAPerson(container, row, placed)
+  // One at a time per order (a job, a shopper's return and the admin's list may decide it at once):
+  // each write below is checked first, and that check must not race its twin.
+  return container.resolve(Modules.LOCKING).execute(`paylater:finish-order:${placed.order_id}`, () => finish(container, row, placed), {
+    timeout: FINISH_LOCK_WAIT_SECONDS,
+  })
+}
+
+// Long enough for a twin finishing the same order (a few writes) to end.
+const FINISH_LOCK_WAIT_SECONDS = 15
+
+async function finish(container: MedusaContainer, row: AttemptRecord, placed: PlacedOrder): Promise<string[]> {
   const query = container.resolve(ContainerRegistrationKeys.QUERY)
   const [{ data: orderLinks }, { data: cartLinks }] = await Promise.all([
     query.graph({ entity: "order_payment_collection", fields: ["order_id"], filters: { payment_collection_id: placed.payment_collection_id } }),
     query.graph({ entity: "cart_payment_collection", fields: ["cart_id"], filters: { payment_collection_id: placed.payment_collection_id } }),
   ])
+  const cartId = (cartLinks as Row[])[0]?.cart_id as string | undefined
+  // A cart's order was placed by a completion that stopped; a point-of-sale order only lacks the
+  // capture a settlement that stopped did not record (no stock or confirmation is in question).
+  if (cartId) await tellAPerson(container, row, placed)
   const wrote: string[] = []
   if (!(orderLinks as Row[]).length) {
     await container.resolve(ContainerRegistrationKeys.LINK).create({
@@ -54,7 +69,6 @@ export async function finishPlacedOrder(container: MedusaContainer, row: Attempt
   if (captured) {
     wrote.push("recorded the payment's capture on the order")
   }
-  const cartId = (cartLinks as Row[])[0]?.cart_id as string | undefined
   if (cartId) {
     const carts = container.resolve(Modules.CART)
     const [cart] = await carts.listCarts({ id: cartId }, { select: ["id", "completed_at"], take: 1 })
@@ -66,7 +80,7 @@ export async function finishPlacedOrder(container: MedusaContainer, row: Attempt
   if (wrote.length) {
     container
       .resolve(ContainerRegistrationKeys.LOGGER)
-      .warn(`PayLater: order ${logRef(placed.order_id)} was left half-made by a stopped completion; ${wrote.join(", ")} (PayLater ${logRef(row.paylater_order_id)}).`)
+      .warn(`PayLater: order ${logRef(placed.order_id)} was left half-made by a stopped completion or settlement; ${wrote.join(", ")} (PayLater ${logRef(row.paylater_order_id)}).`)
   }
   return wrote
 }
