@@ -35,6 +35,7 @@ import { ledgerModuleOf } from "../../src/modules/paylater-ledger/resolve"
 import { runScheduledJobs } from "./paylater-ledger/clocks"
 import { unfinishedOrderKeyOf } from "../../src/medusa-records/finish-order"
 import { OWNER_SETTLES_WITHIN_MS } from "../../src/modules/paylater-ledger/whose-money"
+import { whoseMoney } from "../../src/medusa-records/order-owner"
 
 jest.setTimeout(240_000)
 
@@ -163,6 +164,31 @@ integrationTestRunner({
         ["mismatch", unfinishedOrderKeyOf(orderId), "open"],
       ])
       expect(paylater().order(session!.id)!.refunds).toEqual([])
+    })
+
+    it("the same half-made order decided by three at once past the bound: finished exactly once", async () => {
+      const started = await startCheckout(store, { regionId: seed.regionId, variantId: seed.variants.standard.id }, PAYLATER_PROVIDER_ID)
+      const session = started.session.ok ? started.session.data.session! : null
+      expect(session).not.toBeNull()
+      await paylater().approveLink(session!.id)
+      await getContainer().resolve(Modules.PAYMENT).authorizePaymentSession(session!.id, {})
+      const orderId = await orderWithoutPayment(started.cart.id, started.paymentCollection.id, "cart_link_only")
+      const ledger = ledgerModuleOf(getContainer())!
+      const row = await ledger.findAttempt(session!.id)
+      await ledger.linkAttempt(session!.id, { payment_collection_id: started.paymentCollection.id, cart_id: started.cart.id })
+
+      // The job, a shopper's return and the admin's list, all deciding at once after the bound.
+      const later = new Date(Date.now() + OWNER_SETTLES_WITHIN_MS + 60_000)
+      const owners = await Promise.all([1, 2, 3].map(() => whoseMoney(getContainer(), row!, later)))
+      expect(owners.map((o) => [o.owner, (o as { order_id?: string }).order_id])).toEqual([
+        ["this_order", orderId],
+        ["this_order", orderId],
+        ["this_order", orderId],
+      ])
+      expect(await orderRecords(orderId, started.cart.id)).toEqual({ collections: 1, capture_transactions: 1, cart_completed: true })
+      const items = await ledger.listPayLaterAttentions({ paylater_order_id: session!.id })
+      expect(items.map((i: { kind: string }) => i.kind)).toEqual(["mismatch"])
+      expect(await ledger.findAttempt(session!.id)).toMatchObject({ order_id: orderId })
     })
   },
 })

@@ -4,7 +4,7 @@ import { logRef } from "../lib/paylater"
 import type { AttemptRecord } from "../modules/paylater-ledger/ledger-port"
 import { ledgerModuleOf } from "../modules/paylater-ledger/resolve"
 import { storedAmountText } from "../providers/paylater/money"
-import { recordOrderCaptures, recordPaymentCapturesOnOrder } from "./order-captures"
+import { capturesMissingOnOrder, recordPaymentCapturesOnOrder } from "./order-captures"
 
 type Row = Record<string, any>
 
@@ -32,11 +32,15 @@ export const unfinishedOrderKeyOf = (orderId: string) => `order_unfinished:${ord
  * order a person is told first (the stock reservations and the order's confirmation may be missing
  * too, which only a person can judge), then each missing write is made; every write is checked
  * first, one finisher per order at a time, so a repeat or a second instance writes nothing twice.
- * Returns what it wrote.
+ * Returns what it wrote; null when the order is no longer the cart's (or the collection's).
+ *
+ * Not guarded: a completion still alive past the owner decision's bound (5 minutes inside one
+ * completion, beyond Medusa's own 2-minute cart lock) would add its capture transaction again.
  */
-export async function finishPlacedOrder(container: MedusaContainer, row: AttemptRecord, placed: PlacedOrder): Promise<string[]> {
+export async function finishPlacedOrder(container: MedusaContainer, row: AttemptRecord, placed: PlacedOrder): Promise<string[] | null> {
   // One at a time per order (a job, a shopper's return and the admin's list may decide it at once):
-  // each write below is checked first, and that check must not race its twin.
+  // each write below is checked first, and that check must not race its twin. (Not the cart lock:
+  // refunds decide whose money it is while holding it.)
   return container.resolve(Modules.LOCKING).execute(`paylater:finish-order:${placed.order_id}`, () => finish(container, row, placed), {
     timeout: FINISH_LOCK_WAIT_SECONDS,
   })
@@ -45,43 +49,51 @@ export async function finishPlacedOrder(container: MedusaContainer, row: Attempt
 // Long enough for a twin finishing the same order (a few writes) to end.
 const FINISH_LOCK_WAIT_SECONDS = 15
 
-async function finish(container: MedusaContainer, row: AttemptRecord, placed: PlacedOrder): Promise<string[]> {
+async function finish(container: MedusaContainer, row: AttemptRecord, placed: PlacedOrder): Promise<string[] | null> {
   const query = container.resolve(ContainerRegistrationKeys.QUERY)
   const [{ data: orderLinks }, { data: cartLinks }] = await Promise.all([
     query.graph({ entity: "order_payment_collection", fields: ["order_id"], filters: { payment_collection_id: placed.payment_collection_id } }),
     query.graph({ entity: "cart_payment_collection", fields: ["cart_id"], filters: { payment_collection_id: placed.payment_collection_id } }),
   ])
   const cartId = (cartLinks as Row[])[0]?.cart_id as string | undefined
+  // Read again here: a completion that failed after creating its order deletes it and its links
+  // (Medusa's compensation), and the caller's order id may be from before that.
+  const ordersNow = cartId
+    ? ((await query.graph({ entity: "order_cart", fields: ["order_id"], filters: { cart_id: cartId } })).data as Row[])
+    : (orderLinks as Row[])
+  if (!ordersNow.some((l) => l.order_id === placed.order_id)) return null
+
+  const payment = placed.payment_id ? { id: placed.payment_id } : { payment_session_id: row.session_id }
+  const carts = container.resolve(Modules.CART)
+  const [cart] = cartId ? await carts.listCarts({ id: cartId }, { select: ["id", "completed_at"], take: 1 }) : []
+  const missing = {
+    link: !(orderLinks as Row[]).length,
+    captures: (await capturesMissingOnOrder(container, payment, placed.order_id)) > 0,
+    cart: !!cart && !cart.completed_at,
+  }
+  if (!missing.link && !missing.captures && !missing.cart) return []
   // A cart's order was placed by a completion that stopped; a point-of-sale order only lacks the
   // capture a settlement that stopped did not record (no stock or confirmation is in question).
   if (cartId) await tellAPerson(container, row, placed)
+
   const wrote: string[] = []
-  if (!(orderLinks as Row[]).length) {
+  if (missing.link) {
     await container.resolve(ContainerRegistrationKeys.LINK).create({
       [Modules.ORDER]: { order_id: placed.order_id },
       [Modules.PAYMENT]: { payment_collection_id: placed.payment_collection_id },
     })
     wrote.push("linked the order to its payment collection")
   }
-  const captured = placed.payment_id
-    ? await recordPaymentCapturesOnOrder(container, placed.payment_id, placed.order_id)
-    : await recordOrderCaptures(container, row.session_id, placed.order_id)
-  if (captured) {
+  if (missing.captures && (await recordPaymentCapturesOnOrder(container, payment, placed.order_id))) {
     wrote.push("recorded the payment's capture on the order")
   }
-  if (cartId) {
-    const carts = container.resolve(Modules.CART)
-    const [cart] = await carts.listCarts({ id: cartId }, { select: ["id", "completed_at"], take: 1 })
-    if (cart && !cart.completed_at) {
-      await carts.updateCarts(cartId, { completed_at: new Date() })
-      wrote.push("marked its cart completed")
-    }
+  if (missing.cart) {
+    await carts.updateCarts(cart!.id, { completed_at: new Date() })
+    wrote.push("marked its cart completed")
   }
-  if (wrote.length) {
-    container
-      .resolve(ContainerRegistrationKeys.LOGGER)
-      .warn(`PayLater: order ${logRef(placed.order_id)} was left half-made by a stopped completion or settlement; ${wrote.join(", ")} (PayLater ${logRef(row.paylater_order_id)}).`)
-  }
+  container
+    .resolve(ContainerRegistrationKeys.LOGGER)
+    .warn(`PayLater: order ${logRef(placed.order_id)} was left half-made by a stopped completion or settlement; ${wrote.join(", ")} (PayLater ${logRef(row.paylater_order_id)}).`)
   return wrote
 }
 

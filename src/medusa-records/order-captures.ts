@@ -15,16 +15,16 @@ export async function recordOrderCaptures(container: MedusaContainer, sessionId:
   return recordCapturesOnOrder(container, { payment_session_id: sessionId }, orderId)
 }
 
-/** The same, for one Medusa payment named by its id. */
-export async function recordPaymentCapturesOnOrder(container: MedusaContainer, paymentId: string, orderId: string): Promise<number> {
-  return recordCapturesOnOrder(container, { id: paymentId }, orderId)
+/** The same, for one Medusa payment named by its id or its session. */
+export async function recordPaymentCapturesOnOrder(container: MedusaContainer, filters: PaymentFilter, orderId: string): Promise<number> {
+  return recordCapturesOnOrder(container, filters, orderId)
 }
 
-async function recordCapturesOnOrder(
-  container: MedusaContainer,
-  filters: { payment_session_id: string } | { id: string },
-  orderId: string
-): Promise<number> {
+export type PaymentFilter = { payment_session_id: string } | { id: string }
+type Captured = { payment: { id: string; currency_code: string }; captures: Array<{ id: string; raw_amount: unknown }> }
+
+/** The payment's captures; null when it has none (or is canceled). */
+async function capturesOf(container: MedusaContainer, filters: PaymentFilter): Promise<Captured | null> {
   const query = container.resolve(ContainerRegistrationKeys.QUERY)
   const {
     data: [payment],
@@ -33,26 +33,37 @@ async function recordCapturesOnOrder(
     fields: ["id", "currency_code", "canceled_at", "captures.id", "captures.raw_amount"],
     filters,
   })
-  const captures = (payment?.captures ?? []).filter(Boolean) as Array<{ id: string; raw_amount: unknown }>
-  if (!payment || payment.canceled_at || !captures.length) {
-    return 0
-  }
-  const orders = container.resolve(Modules.ORDER)
+  const captures = (payment?.captures ?? []).filter(Boolean) as Captured["captures"]
+  return payment && !payment.canceled_at && captures.length ? { payment, captures } : null
+}
+
+async function missingOnOrder(container: MedusaContainer, orderId: string, captures: Captured["captures"]) {
+  const existing = await container
+    .resolve(Modules.ORDER)
+    .listOrderTransactions({ order_id: orderId, reference: "capture", reference_id: captures.map((c) => c.id) }, { select: ["reference_id"] })
+  const known = new Set(existing.map((t) => t.reference_id))
+  return captures.filter((c) => !known.has(c.id))
+}
+
+/** How many of the payment's captures the order's transactions lack (a read: nothing written). */
+export async function capturesMissingOnOrder(container: MedusaContainer, filters: PaymentFilter, orderId: string): Promise<number> {
+  const captured = await capturesOf(container, filters)
+  return captured ? (await missingOnOrder(container, orderId, captured.captures)).length : 0
+}
+
+async function recordCapturesOnOrder(container: MedusaContainer, filters: PaymentFilter, orderId: string): Promise<number> {
+  const captured = await capturesOf(container, filters)
+  if (!captured) return 0
   return container.resolve(Modules.LOCKING).execute(
     `paylater:order-captures:${orderId}`,
     async () => {
-      const existing = await orders.listOrderTransactions(
-        { order_id: orderId, reference: "capture", reference_id: captures.map((c) => c.id) },
-        { select: ["reference_id"] }
-      )
-      const known = new Set(existing.map((t) => t.reference_id))
-      const missing = captures.filter((c) => !known.has(c.id))
+      const missing = await missingOnOrder(container, orderId, captured.captures)
       if (missing.length) {
-        await orders.addOrderTransactions(
+        await container.resolve(Modules.ORDER).addOrderTransactions(
           missing.map((c) => ({
             order_id: orderId,
             amount: c.raw_amount as never,
-            currency_code: payment.currency_code,
+            currency_code: captured.payment.currency_code,
             reference: "capture",
             reference_id: c.id,
           }))

@@ -85,7 +85,9 @@ async function recordOwner(
   const ledger = ledgerModuleOf(container)
   if (!ledger) return
   if (!owner.medusa_holds) {
-    await finishPlacedOrder(container, row, { order_id: owner.order_id, payment_collection_id: collectionId, payment_id: owner.payment_id })
+    const placed = { order_id: owner.order_id, payment_collection_id: collectionId, payment_id: owner.payment_id }
+    // The order is gone since it was read (a failed completion's compensation): decided again next time.
+    if ((await finishPlacedOrder(container, row, placed)) === null) return
   }
   await ledger.recordOrderOwner(row.paylater_order_id, { order_id: owner.order_id, payment_id: owner.payment_id })
   await ledger.closeAttentionOfAttempt(row.paylater_order_id, `${ownerSentence(owner)} Nothing refunded.`)

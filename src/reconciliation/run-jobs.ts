@@ -5,6 +5,7 @@ import { payLaterReconcileWorkflow } from "../workflows/paylater-reconcile/workf
 import { runPaidWithoutOrderRefunds } from "../paid-without-order/auto-refund"
 import { sweepAbandonedRefunds } from "./abandoned-refunds"
 import { listUnsentRefunds } from "./unsent-refunds"
+import { redecideOpenItems } from "../paid-without-order/current-items"
 
 /**
  * The work of the two scheduled jobs, callable by Medusa's scheduler (src/jobs), by the watchdog that
@@ -37,7 +38,10 @@ export async function runReconciliation(container: MedusaContainer, trigger: Rec
   )
 }
 
-/** Refunds whose process died before PayLater answered are listed; paid-without-order refunds are sent when due. */
+/**
+ * Refunds whose process died before PayLater answered are listed; open items are decided again;
+ * paid-without-order refunds are sent when due.
+ */
 export async function runRecovery(container: MedusaContainer): Promise<void> {
   const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
   const abandoned = await sweepAbandonedRefunds(container)
@@ -49,6 +53,10 @@ export async function runRecovery(container: MedusaContainer): Promise<void> {
     logger.error(
       `PayLater: ${unsent.length} refund(s) Medusa recorded were never sent to PayLater (${unsent.map((u) => `${u.refund_id} ${u.amount} QAR`).join(", ")}); listed on Settings → PayLater`
     )
+  }
+  const closed = await redecideOpenItems(container)
+  if (closed) {
+    logger.info(`PayLater recovery: ${closed} item(s) on Settings → PayLater closed (an order holds the payment, or it was refunded in full)`)
   }
   const results = await runPaidWithoutOrderRefunds(container)
   const done = results.filter((r) => r.outcome !== "skipped")

@@ -52,8 +52,11 @@ export interface SettlementPorts {
     signal: string
   ): Promise<{ payment_id: string | null; authorized_for: string | null; answer: StatusAnswer | null }>
   recordOrderCaptures(sessionId: string, orderId: string): Promise<void>
-  /** Medusa's records of a cart's order its completion left half-made (medusa-records/finish-order.ts). */
-  finishPlacedOrder(row: AttemptRecord, placed: PlacedOrder): Promise<void>
+  /**
+   * Medusa's records of a cart's order its completion left half-made (medusa-records/finish-order.ts);
+   * false when the order is no longer the cart's (a failed completion deleted it meanwhile).
+   */
+  finishPlacedOrder(row: AttemptRecord, placed: PlacedOrder): Promise<boolean>
   completeCart(context: PayLaterSessionContext): Promise<CompletionOutcome>
   whoseMoney(row: AttemptRecord): Promise<Owner>
   recordOrderOwner(placed: { order_id: string; payment_collection_id: string }): Promise<AttemptRecord | null | undefined>
@@ -93,9 +96,7 @@ export function medusaSettlementPorts(container: MedusaContainer): SettlementPor
     recordOrderCaptures: async (sessionId, orderId) => {
       await recordOrderCaptures(container, sessionId, orderId)
     },
-    finishPlacedOrder: async (row, placed) => {
-      await finishPlacedOrder(container, row, placed)
-    },
+    finishPlacedOrder: async (row, placed) => (await finishPlacedOrder(container, row, placed)) !== null,
     completeCart: (context) => completeUnlessRefunded(container, context),
     whoseMoney: (row) => whoseMoney(container, row),
     recordOrderOwner: (placed) => recordOrderOwner(container, placed),

@@ -170,11 +170,13 @@ async function authorizeAndComplete(ports: SettlementPorts, session: PayLaterSes
     // whose completion died before recording any payment, whose records are finished (and a person
     // told: its stock and confirmation may be missing too).
     if (current.cart_id && current.attempt) {
-      await ports.finishPlacedOrder(current.attempt, { order_id: current.order_id, payment_collection_id: current.payment_collection_id, payment_id: recordedPayment })
+      const placed = { order_id: current.order_id, payment_collection_id: current.payment_collection_id, payment_id: recordedPayment }
+      // Read before the cart lock: a completion that failed since deleted that order; the cart is completed below.
+      if (!(await ports.finishPlacedOrder(current.attempt, placed))) current = { ...current, order_id: null }
     } else {
       await ports.recordOrderCaptures(current.session_id, current.order_id)
     }
-    await ports.recordOrderOwner({ order_id: current.order_id, payment_collection_id: current.payment_collection_id })
+    if (current.order_id) await ports.recordOrderOwner({ order_id: current.order_id, payment_collection_id: current.payment_collection_id })
   }
   if (!current.cart_id || current.order_id) {
     return { outcome: "paid", order_id: current.order_id, session: current, asked, changed }

@@ -176,11 +176,13 @@ async function pendingWork(databaseUrl, since, after, askSlackMs, paidAtPayLater
       [since]
     )
     // Paid rows whose cart is an order that nobody recorded as theirs (a completion that died
-    // part-way, or no signal since): the job decides each once the owner decision's bound has passed.
+    // part-way, or no signal since): the job decides each once the owner decision's bound has
+    // passed, counted from the later of the payment and the order.
     const unowned = (
       await db.query(
-        `select count(*)::int as n, max(coalesce(a.paid_at, a.updated_at)) as last_paid from paylater_attempt a
+        `select count(*)::int as n, max(greatest(coalesce(a.paid_at, a.updated_at), o.created_at)) as last_paid from paylater_attempt a
           join order_cart oc on oc.cart_id = a.cart_id and oc.deleted_at is null
+          join "order" o on o.id = oc.order_id
           where a.deleted_at is null and a.created_at >= $1 and a.state = 'paid' and a.order_id is null and a.superseded_by is null
             and not exists (select 1 from paylater_attention t where t.deleted_at is null and t.dedupe_key = 'paid_without_order:' || a.paylater_order_id)`,
         [since]

@@ -50,6 +50,8 @@ interface World {
   completion?: CompletionOutcome
   owner?: Owner
   collectionHoldsNoPayment?: boolean
+  /** finishPlacedOrder's answer: the order read before the cart lock is still the cart's. */
+  orderStillPlaced?: boolean
   lockBusy?: boolean
   slotFree?: boolean
   failInside?: Error
@@ -84,7 +86,7 @@ function fake(world: World) {
       { authorized_for: null, ...(world.authorize ?? { payment_id: "pay_1", authorized_for: "payses_1", answer: { answered: true, attempt: paidRow() } }) }
     ),
     recordOrderCaptures: async () => void call("recordOrderCaptures"),
-    finishPlacedOrder: async (_row, placed) => void (call("finishPlacedOrder"), finished.push(placed)),
+    finishPlacedOrder: async (_row, placed) => (call("finishPlacedOrder"), finished.push(placed), world.orderStillPlaced ?? true),
     completeCart: async () => (call("completeCart"), world.completion ?? { order_id: "order_1", held_by: heldRow() }),
     whoseMoney: async () => (call("whoseMoney"), world.owner ?? ({ owner: "no_order" } as Owner)),
     recordOrderOwner: async () => (call("recordOrderOwner"), heldRow()),
@@ -268,6 +270,14 @@ describe("settlement (behind ports)", () => {
       expect(f.calls.indexOf("finishPlacedOrder")).toBeLessThan(f.calls.indexOf("recordOrderOwner"))
       expect(f.finished).toEqual([{ order_id: "order_1", payment_collection_id: expect.any(String), payment_id: "pay_1" }])
       expect(f.calls).not.toContain("completeCart")
+    })
+
+    it("completes the cart when the order read before the cart lock was deleted meanwhile (a completion that failed)", async () => {
+      const f = fake({ session: session({ order_id: "order_1" }), collectionHoldsNoPayment: true, orderStillPlaced: false, completion: { order_id: "order_2", held_by: heldRow() } })
+      const result = await settleWith(f.ports, { session_id: "payses_1", signal: "reconciliation" })
+      expect(result).toMatchObject({ outcome: "paid", order_id: "order_2" })
+      expect(f.calls).toContain("completeCart")
+      expect(f.calls.indexOf("completeCart")).toBeGreaterThan(f.calls.indexOf("finishPlacedOrder"))
     })
 
     it("settles an attempt the order does not hold as the extra payment, never authorizing it", async () => {
