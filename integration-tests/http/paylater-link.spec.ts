@@ -377,10 +377,11 @@ integrationTestRunner({
         const { result, counts } = await countCalls(getContainer(), () => settleNotification(getContainer(), signed(session.id, "success")))
         expect(result?.outcome).toBe("paid")
         expect(await ledger(cart.id)).toMatchObject({ orders: 1, payments: 1, captures: 1 })
-        // Issue 31's budget is 3 ledger reads, 1 session read, 2 locks. Reached: settlement reads the
-        // row and the session once (findAttempt, currentAttemptOf); the owner decision after the order
-        // reads the session's rows and then re-reads the row it recorded (recordOrderOwner, 1 over).
-        expect(counts.ledgerReads).toEqual(["findAttempt", "currentAttemptOf", "attemptsOfSession", "findAttempt"])
+        // Issue 31's budget is 3 ledger reads, 1 session read, 2 locks. Ledger reads, met: settlement
+        // reads the named row and the session's current row once (findAttempt, currentAttemptOf); the
+        // owner decision after the order reads the session's rows (attemptsOfSession) and takes the
+        // row it records from the ledger's own write (recordOrderOwner), not from a read back.
+        expect(counts.ledgerReads).toEqual(["findAttempt", "currentAttemptOf", "attemptsOfSession"])
         // Writes, each reading its row under the row's lock: the links, PayLater's answer, the
         // payment Medusa created, the order's owner (closing any item about it), the admin's history.
         expect(counts.ledgerWrites).toEqual(["linkAttempt", "recordStatus", "linkAttempt", "recordOrderOwner", "closeAttentionOfAttempt", "record"])

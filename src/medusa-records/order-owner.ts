@@ -71,11 +71,13 @@ export async function whoseMoney(container: MedusaContainer, row: AttemptRecord,
   return owner
 }
 
-async function recordOwner(container: MedusaContainer, row: AttemptRecord, owner: Extract<Owner, { owner: "this_order" }>): Promise<void> {
+/** The row as recorded (the ledger's own write returns it, so nobody reads it back). */
+async function recordOwner(container: MedusaContainer, row: AttemptRecord, owner: Extract<Owner, { owner: "this_order" }>): Promise<AttemptRecord | null> {
   const ledger = ledgerModuleOf(container)
-  if (!ledger) return
-  await ledger.recordOrderOwner(row.paylater_order_id, { order_id: owner.order_id, payment_id: owner.payment_id })
+  if (!ledger) return null
+  const recorded = await ledger.recordOrderOwner(row.paylater_order_id, { order_id: owner.order_id, payment_id: owner.payment_id })
   await ledger.closeAttentionOfAttempt(row.paylater_order_id, `${ownerSentence(owner)} Nothing refunded.`)
+  return recorded
 }
 
 /**
@@ -102,8 +104,7 @@ export async function recordOrderOwner(
     for (const row of paid) {
       const owner = decideOwner(row, money, now)
       if (owner.owner === "this_order" && owner.order_id === placed.order_id) {
-        if (!owner.recorded) await recordOwner(container, row, owner)
-        return owner.recorded ? row : await ledger.findAttempt(row.paylater_order_id)
+        return owner.recorded ? row : await recordOwner(container, row, owner)
       }
       if (owner.owner === "cannot_tell") unsure = true
     }
