@@ -4,7 +4,12 @@
  * method calling another of its own methods is one read), so the numbers are what the code under
  * test asked for, not how a module implements it. Every lock counts, nested ones too: the work a
  * lock runs takes the next one from inside it, and the locking module never calls itself.
+ *
+ * A call made inside a Medusa workflow run (the workflow engine's `run`, e.g. Medusa's own cart
+ * completion) is named with the workflow first (`completeCart: acquire cart_…`), so a budget can say
+ * which calls are the plugin's and which Medusa's own flow makes, and still counts all of them.
  */
+import { AsyncLocalStorage } from "node:async_hooks"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { Modules } from "@medusajs/framework/utils"
 import { PAYLATER_LEDGER_MODULE } from "../../src/modules/paylater-ledger"
@@ -42,6 +47,27 @@ function methodNames(service: AnyService): string[] {
 /** Outermost calls per service: one depth for all of a service's wrapped methods. */
 type Depth = { value: number }
 
+/** The Medusa workflow a call is made in, if any (outermost run). */
+const inWorkflow = new AsyncLocalStorage<string>()
+
+function workflowName(id: unknown): string {
+  // "complete-cart" → "completeCart": the name Medusa's code gives the workflow.
+  return String(id).replace(/-(\w)/g, (_, c: string) => c.toUpperCase())
+}
+
+function withinWorkflows(engine: AnyService): () => void {
+  const original = engine.run as (...a: unknown[]) => unknown
+  const own = Object.prototype.hasOwnProperty.call(engine, "run")
+  engine.run = function (this: unknown, id: unknown, ...rest: unknown[]) {
+    const outer = inWorkflow.getStore()
+    return inWorkflow.run(outer ?? workflowName(id), () => original.apply(engine, [id, ...rest]))
+  }
+  return () => {
+    if (own) engine.run = original
+    else delete engine.run
+  }
+}
+
 function wrap(service: AnyService, pattern: RegExp, sink: string[], options: { nested?: boolean; depth?: Depth } = {}): () => void {
   const restore: Array<() => void> = []
   const depth = options.depth ?? { value: 0 }
@@ -50,7 +76,11 @@ function wrap(service: AnyService, pattern: RegExp, sink: string[], options: { n
     const own = Object.prototype.hasOwnProperty.call(service, name)
     service[name] = async function (this: unknown, ...args: unknown[]) {
       // A lock is named by its key, so a failing budget says which lock was one too many.
-      if (depth.value === 0 || options.nested) sink.push(options.nested ? `${name} ${String(args[0])}` : name)
+      if (depth.value === 0 || options.nested) {
+        const call = options.nested ? `${name} ${String(args[0])}` : name
+        const workflow = inWorkflow.getStore()
+        sink.push(workflow ? `${workflow}: ${call}` : call)
+      }
       if (!options.nested) depth.value++
       try {
         return await original.apply(service, args)
@@ -76,6 +106,7 @@ export async function countCalls<T>(container: MedusaContainer, work: () => Prom
     wrap(ledger, LEDGER_OTHER, counts.ledgerWrites, { depth: ledgerDepth }),
     wrap(container.resolve(Modules.PAYMENT) as unknown as AnyService, SESSION_READ, counts.sessionReads),
     wrap(container.resolve(Modules.LOCKING) as unknown as AnyService, LOCK, counts.locks, { nested: true }),
+    withinWorkflows(container.resolve(Modules.WORKFLOW_ENGINE) as unknown as AnyService),
   ]
   try {
     return { result: await work(), counts }

@@ -242,6 +242,31 @@ integrationTestRunner({
       expect(await ledgerForCart(getContainer(), cart.id)).toMatchObject({ orderId, orders: 1 })
     })
 
+    it("two live sessions, the other method's still pending: PayLater's paid settlement drops it and places the order with the PayLater payment", async () => {
+      const container = getContainer()
+      const payment = container.resolve(Modules.PAYMENT)
+      // Two tabs again, but nobody completes with the other method: its session, created first, is the
+      // one Medusa's completion would take unless settlement drops it once PayLater said paid.
+      const cart = await store.createCart({ regionId: seed.regionId, variantId: seed.variants.standard.id })
+      const collection = await store.createPaymentCollection(cart.id)
+      expect((await store.createPaymentSession(collection.id, SYSTEM_PROVIDER_ID)).ok).toBe(true)
+      const paylaterSession = await payment.createPaymentSession(collection.id, {
+        provider_id: PAYLATER_PROVIDER_ID,
+        currency_code: "qar",
+        amount: collection.amount,
+        data: {},
+      })
+      await decideOnLink(String(paylaterSession.data!.payment_link_url), "approve")
+      paylater.pointWebhooksAt(api, PLUGIN_WEBHOOK_PATH)
+      expect(await paylater().sendWebhook({ orderId: paylaterSession.id, status: "success" })).toMatchObject({ outcome: "delivered" })
+
+      await eventually(() => ledgerForCart(container, cart.id), (l) => l.orders === 1)
+      expect((await payment.listPayments({ payment_collection_id: collection.id } as never)).map((p) => p.provider_id)).toEqual([PAYLATER_PROVIDER_ID])
+      expect((await payment.listPaymentSessions({ payment_collection_id: collection.id })).map((s) => s.id)).toEqual([paylaterSession.id])
+      expect(await ledgerForCart(container, cart.id)).toMatchObject({ orders: 1, captures: 1 })
+      expect(await merchant.itemsFor(paylaterSession.id, "all")).toEqual([])
+    })
+
     it("listed, then the order placed with that very payment: off the list with a note, the refund from the list refused, nothing refunded", async () => {
       const started = await startCheckout(store, { regionId: seed.regionId, variantId: seed.variants.standard.id }, PAYLATER_PROVIDER_ID)
       if (!started.session.ok || !started.session.data.session) throw new Error(`session: ${JSON.stringify(started.session)}`)

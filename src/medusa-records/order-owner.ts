@@ -75,22 +75,25 @@ export async function whoseMoney(container: MedusaContainer, row: AttemptRecord,
 /**
  * Medusa's records first (a completion that died part-way is finished: finish-order.ts), then the
  * row: once the row names its order the decision is final and nobody would finish them later.
+ * Returns the row as recorded (the ledger's own write returns it, so nobody reads it back);
+ * undefined when the order is gone since it was read (a failed completion's compensation), to be
+ * decided again next time.
  */
 async function recordOwner(
   container: MedusaContainer,
   row: AttemptRecord,
   collectionId: string,
   owner: Extract<Owner, { owner: "this_order" }>
-): Promise<void> {
+): Promise<AttemptRecord | null | undefined> {
   const ledger = ledgerModuleOf(container)
-  if (!ledger) return
+  if (!ledger) return null
   if (!owner.medusa_holds) {
     const placed = { order_id: owner.order_id, payment_collection_id: collectionId, payment_id: owner.payment_id }
-    // The order is gone since it was read (a failed completion's compensation): decided again next time.
-    if ((await finishPlacedOrder(container, row, placed)) === null) return
+    if ((await finishPlacedOrder(container, row, placed)) === null) return undefined
   }
-  await ledger.recordOrderOwner(row.paylater_order_id, { order_id: owner.order_id, payment_id: owner.payment_id })
+  const recorded = await ledger.recordOrderOwner(row.paylater_order_id, { order_id: owner.order_id, payment_id: owner.payment_id })
   await ledger.closeAttentionOfAttempt(row.paylater_order_id, `${ownerSentence(owner)} Nothing refunded.`)
+  return recorded
 }
 
 /**
@@ -117,8 +120,7 @@ export async function recordOrderOwner(
     for (const row of paid) {
       const owner = decideOwner(row, money, now)
       if (owner.owner === "this_order" && owner.order_id === placed.order_id) {
-        if (!owner.recorded) await recordOwner(container, row, placed.payment_collection_id, owner)
-        return owner.recorded ? row : await ledger.findAttempt(row.paylater_order_id)
+        return owner.recorded ? row : await recordOwner(container, row, placed.payment_collection_id, owner)
       }
       if (owner.owner === "cannot_tell") unsure = true
     }

@@ -22,6 +22,11 @@ export interface PayLaterSessionContext {
   attempt: AttemptRecord | null
   /** Set when a re-read found the session deleted (e.g. by the paid session of a double submit). */
   session_gone?: true
+  /**
+   * The collection's live sessions, this one included, as read with it. Undefined when not read:
+   * whoever needs them reads them then.
+   */
+  collection_session_ids?: string[]
 }
 
 interface LinkRow {
@@ -46,6 +51,9 @@ function linkTable(container: MedusaContainer, module: string, key: string): Lin
   return table
 }
 
+/** More sessions than this on one collection are not taken as its whole list (Medusa keeps one, two after a race). */
+const COLLECTION_SESSIONS_READ = 20
+
 /**
  * One PayLater payment session with its cart and order: the session from the payment module, then
  * the collection's cart link and order link from the link modules. Cart completion links the order
@@ -57,13 +65,25 @@ export async function readPayLaterSession(
   container: MedusaContainer,
   sessionId: string
 ): Promise<PayLaterSessionContext | null> {
-  const [session] = await container.resolve(Modules.PAYMENT).listPaymentSessions(
-    { id: sessionId },
-    { select: ["id", "status", "provider_id", "payment_collection_id"], take: 1 }
-  )
+  const payment = container.resolve(Modules.PAYMENT)
+  const select = ["id", "status", "provider_id", "payment_collection_id"]
+  // The collection's live sessions, this one among them, in one query: settlement drops the others
+  // after a paid authorization only when there were any (settlement/medusa-effects.ts
+  // dropOtherSessions). A filter through the collection relation, which the typed filter does not
+  // declare (hence the cast).
+  const listed = await payment.listPaymentSessions({ payment_collection: { payment_sessions: { id: sessionId } } } as never, {
+    select,
+    take: COLLECTION_SESSIONS_READ,
+  })
+  const session =
+    listed.find((s) => s.id === sessionId) ??
+    (listed.length >= COLLECTION_SESSIONS_READ ? (await payment.listPaymentSessions({ id: sessionId }, { select, take: 1 }))[0] : undefined)
   if (!session || !PAYLATER_PROVIDER.test(session.provider_id)) {
     return null
   }
+  // Only when the list is the collection's whole list; otherwise unknown, never "no others".
+  const whole = listed.length < COLLECTION_SESSIONS_READ && listed.every((s) => s.payment_collection_id === session.payment_collection_id)
+  const collectionSessionIds = whole ? listed.map((s) => s.id) : undefined
   const collectionId = session.payment_collection_id
   const filter = { payment_collection_id: collectionId }
   const [carts, orders, attempt] = await Promise.all([
@@ -82,6 +102,7 @@ export async function readPayLaterSession(
     order_id: orderId,
     for_order: !cartId && !!orderId,
     attempt,
+    collection_session_ids: collectionSessionIds,
   }
 }
 

@@ -196,8 +196,9 @@ export async function runPaidWithoutOrderRefunds(
       continue
     }
     try {
-      // Under the cart's locks too: no completion of the cart can start while its money goes back.
-      const outcome = await underCartMoneyLocks(container, item.cart_id, () => refundOne(container, ledger, item.id, now)).catch(
+      // Under the money's locks too: no settlement of its session and no completion of its cart can
+      // start while it goes back.
+      const outcome = await underCartMoneyLocks(container, item, () => refundOne(container, ledger, item.id, now)).catch(
         (error: unknown) => {
           // The cart is being completed right now: the next run looks again.
           if (error instanceof CartBusyError) return "skipped" as const

@@ -105,9 +105,12 @@ export function isAbandoned(plan: AutoRefund | null, now: Date): boolean {
 }
 
 /**
- * The one critical section between placing a paid cart's order (settlement/completion.ts) and
- * refunding its payment automatically (auto-refund.ts): a completion that starts after the refund
- * began sees it and places nothing; a refund that starts after a completion finds the order. Taken
- * before the cart lock on both sides, so the two never wait on each other crosswise.
+ * The one critical section between settling a session (settle.ts: asking PayLater, authorizing,
+ * placing the cart's order, recording its owner) and refunding money of that session's attempts
+ * (the automatic refund and the refund from the list, cart-locks.ts): a completion that starts
+ * after a refund began sees it and places nothing; a refund that starts after a completion finds
+ * the order. Per session, not per cart: the money a refund sends back is one attempt's, and an
+ * attempt belongs to one session. Taken before the cart lock on both sides, so they never wait on
+ * each other crosswise.
  */
-export const completionLockKey = (cartId: string) => `paylater:completion:${cartId}`
+export const sessionMoneyLockKey = (sessionId: string) => `paylater:settle:${sessionId}`

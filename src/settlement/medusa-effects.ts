@@ -68,7 +68,7 @@ export async function authorizeUnderLock(
         }
         if (!authorized) return null
         crashPoint("settle:after-authorized")
-        if (context.cart_id) {
+        if (context.cart_id && mayHaveOtherSessions(context)) {
           await dropOtherSessions(container, context)
         }
         return { data: (authorized.data ?? {}) as PayLaterSessionData, payment_id: authorized.id }
@@ -80,6 +80,19 @@ export async function authorizeUnderLock(
     if (!entered) return null
     throw error
   }
+}
+
+/**
+ * Whether the collection had sessions besides this one when settlement read it. Medusa's create
+ * deletes the collection's sessions it read, so a session created after that read comes from a
+ * create that either read the collection before this session existed (spanning the shopper's whole
+ * payment) or deletes this one itself: the same race as a session created between the drop and
+ * Medusa's completion, which no drop closes. So a lone session skips the drop's fresh read; when
+ * there were others they are read again here, under the cart lock, because their status may have
+ * changed since (an authorized one must never be deleted).
+ */
+function mayHaveOtherSessions(context: PayLaterSessionContext): boolean {
+  return !context.collection_session_ids || context.collection_session_ids.some((id) => id !== context.session_id)
 }
 
 /**

@@ -7,6 +7,7 @@ import type { PayLaterSessionContext } from "../medusa-records/session"
 import { holdsOrderMoney, type AttemptSignal, type ViewFacts } from "../modules/paylater-ledger/attempt-state"
 import { settlementStep, type SettlementStep } from "../modules/paylater-ledger/settlement-step"
 import { medusaSettlementPorts, PAYLATER_PAYMENT_SETTLED_EVENT, type SettlementPorts } from "./ports"
+import { sessionMoneyLockKey } from "../paid-without-order/refund-plan"
 
 export { PAYLATER_PAYMENT_SETTLED_EVENT }
 
@@ -395,7 +396,7 @@ async function settle(ports: SettlementPorts, input: SettleInput): Promise<Settl
   if (holdsOrderMoney(named)) {
     return act(ports, { step: "already_placed" }, named, { session: null, latest_of_gone_session: null }, input)
   }
-  return ports.underLock(`paylater:settle:${input.session_id}`, SETTLE_LOCK_WAIT_SECONDS, () => answerWhileBusy(ports, named, input), async () => {
+  return ports.underLock(sessionMoneyLockKey(input.session_id), SETTLE_LOCK_WAIT_SECONDS, () => answerWhileBusy(ports, named, input), async () => {
     const read = await readSettlement(ports, input)
     return act(ports, stepOf(named, read, input, ports.now()), named, read, input)
   })

@@ -397,7 +397,7 @@ export abstract class PayLaterBaseProvider extends AbstractPaymentProvider<PayLa
     const { status, row } = await this.fetchStatus(orderId, signalOf(context))
     // The attempt PayLater was asked about, not the one the data named: they differ once a retry
     // ("-2") replaced it, and refunds and cancels find their ledger row by this key.
-    const next = { ...data, ...statusDataFor(status, row?.state ?? null), paylater_order_id: orderId }
+    const next = { ...data, ...statusDataFor(status), paylater_order_id: orderId }
     return { status: this.sessionStatusOf(status, row?.state ?? null), data: next }
   }
 
@@ -533,7 +533,6 @@ export abstract class PayLaterBaseProvider extends AbstractPaymentProvider<PayLa
       session_id: sessionId,
       amount,
       currency: "QAR",
-      paylater_status: "not_initiated",
     }
   }
 

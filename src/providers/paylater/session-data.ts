@@ -1,10 +1,9 @@
 /**
  * What the provider keeps in a payment session's / payment's `data`. Storefronts can read session
- * data, so everything here is public by design: ids, the hosted link, amounts, the last known state
- * and the storefront URL templates. No token, secret or mobile number is ever written.
+ * data, so everything here is public by design: ids, the hosted link, amounts, PayLater's reference.
+ * No state anything reads (the attempt's ledger row holds what PayLater said), and no token, secret
+ * or full mobile number is ever written.
  */
-
-export type PayLaterFailureReason = "declined" | "expired" | "abandoned" | "error" | "unknown"
 
 export interface PayLaterSessionData {
   session_id?: string
@@ -23,13 +22,8 @@ export interface PayLaterSessionData {
   /** Two-decimal text in QAR, what PayLater was asked to collect. */
   amount?: string
   currency?: "QAR"
-  paylater_status?: "not_initiated" | "pending" | "success" | "failed"
-  paylater_status_code?: 0 | 1 | 2 | 3
-  paylater_status_message?: string
-  paylater_status_checked_at?: string
   /** PayLater's own reference (payLaterOrderId), shown on the payment once paid. */
   paylater_ref?: string
-  paylater_failure_reason?: PayLaterFailureReason
   paylater_refunded_amount?: string
   paylater_refunds?: Array<{ amount: string; full: boolean; at: string }>
   [key: string]: unknown

@@ -1,6 +1,5 @@
 import { PaymentSessionStatus } from "@medusajs/framework/utils"
 import type { PaymentStatus } from "../../lib/paylater"
-import type { AttemptState } from "../../modules/paylater-ledger/attempt-state"
 import type { PayLaterSessionData } from "./session-data"
 
 /**
@@ -24,19 +23,19 @@ export function sessionStatusFor(status: PaymentStatus): PaymentSessionStatus {
   }
 }
 
-/** The public view of what PayLater said, with the ledger's verdict on a failure (declined or expired). */
-export function statusDataFor(status: PaymentStatus, state: AttemptState | null, now: Date = new Date()): Partial<PayLaterSessionData> {
-  const patch: Partial<PayLaterSessionData> = {
-    paylater_status: status.state,
-    paylater_status_code: status.code,
-    paylater_status_message: status.message,
-    paylater_status_checked_at: now.toISOString(),
-  }
-  if (status.payLaterOrderId) {
-    patch.paylater_ref = status.payLaterOrderId
-  }
-  if (status.code === 3) {
-    patch.paylater_failure_reason = state === "expired" ? "expired" : "declined"
-  }
-  return patch
+/**
+ * Status copies older versions wrote into session data. What PayLater said and why a payment failed
+ * live in the attempt's ledger row, which every screen and the store's status route read; nothing
+ * read these copies, and a copy in data the storefront can write to invites reading it. Removed from
+ * data written before, too.
+ */
+const STATUS_COPIES = ["paylater_status", "paylater_status_code", "paylater_status_message", "paylater_status_checked_at", "paylater_failure_reason"]
+
+/**
+ * What session and payment data keep of PayLater's answer: only PayLater's own reference, which a
+ * storefront shows on the order (the demo's confirmation page reads it from the payment).
+ */
+export function statusDataFor(status: PaymentStatus): Partial<PayLaterSessionData> {
+  const cleared: Partial<PayLaterSessionData> = Object.fromEntries(STATUS_COPIES.map((key) => [key, undefined]))
+  return status.payLaterOrderId ? { ...cleared, paylater_ref: status.payLaterOrderId } : cleared
 }

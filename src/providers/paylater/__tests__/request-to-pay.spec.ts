@@ -203,13 +203,15 @@ describe("Request to Pay: status through the shared base", () => {
   }
 
   it("maps 2 → captured, 0/1 → pending, declined 3 → error", async () => {
-    const { provider, fake, data } = await started()
+    const { provider, fake, data, ledger } = await started()
     fake.statusAnswers.push(status(1), status(2), status(3))
     expect((await provider.authorizePayment({ data })).status).toBe("pending")
     expect((await provider.authorizePayment({ data })).status).toBe("captured")
     const declined = await provider.authorizePayment({ data })
     expect(declined.status).toBe("error")
-    expect(declined.data).toMatchObject({ paylater_failure_reason: "declined" })
+    // As stored (JSON): no copy of the verdict in the data; the row answers (paid stays final here).
+    expect(JSON.parse(JSON.stringify(declined.data))).not.toHaveProperty("paylater_failure_reason")
+    expect(ledger.rows[0]).toMatchObject({ state: "paid" })
   })
 
   it("ends an expired request as canceled with reason expired", async () => {
@@ -218,7 +220,8 @@ describe("Request to Pay: status through the shared base", () => {
     fake.statusAnswers.push(status(3))
     const out = await provider.getPaymentStatus({ data })
     expect(out.status).toBe("canceled")
-    expect(out.data).toMatchObject({ paylater_failure_reason: "expired", paylater_status_code: 3 })
+    expect(ledger.rows[0]).toMatchObject({ state: "expired", last_status_code: 3 })
+    expect(JSON.parse(JSON.stringify(out.data))).not.toHaveProperty("paylater_failure_reason")
   })
 })
 

@@ -5,6 +5,12 @@ import { makeProvider as makeBareProvider, status } from "./fake-api"
 const SESSION = "payses_01ABC"
 const data = { session_id: SESSION, paylater_order_id: `${SESSION}-2`, amount: "350.00", expires_at: "2999-01-01T00:00:00.000Z" }
 const ctx = { idempotency_key: SESSION }
+const STATUS_COPIES = ["paylater_status", "paylater_status_code", "paylater_status_message", "paylater_status_checked_at", "paylater_failure_reason"]
+/** Session data keeps no copy of PayLater's status: the ledger row is the one record of it. */
+function expectNoStatusCopies(out: { data?: Record<string, unknown> }) {
+  const written = JSON.parse(JSON.stringify(out.data ?? {}))
+  for (const key of STATUS_COPIES) expect(written).not.toHaveProperty(key)
+}
 
 /** A provider whose ledger holds the session's second attempt (written before PayLater was called). */
 function makeProvider(...args: Parameters<typeof makeBareProvider>) {
@@ -26,7 +32,8 @@ describe("authorizePayment / getPaymentStatus", () => {
     fake.statusAnswers.push(status(2))
     const out = await provider.authorizePayment({ data, context: ctx })
     expect(out.status).toBe("captured")
-    expect(out.data).toMatchObject({ ...data, paylater_status: "success", paylater_status_code: 2, paylater_ref: "PL1744792493935483" })
+    expect(out.data).toMatchObject({ ...data, paylater_ref: "PL1744792493935483" })
+    expectNoStatusCopies(out)
   })
 
   it.each([0, 1] as const)("reports status %s as pending", async (code) => {
@@ -34,15 +41,17 @@ describe("authorizePayment / getPaymentStatus", () => {
     fake.statusAnswers.push(status(code))
     const out = await provider.getPaymentStatus({ data, context: ctx })
     expect(out.status).toBe("pending")
-    expect(out.data).toMatchObject({ paylater_status_code: code })
+    expectNoStatusCopies(out)
   })
 
   it("reports failed as error with the reason kept", async () => {
-    const { provider, fake } = makeProvider()
+    const { provider, fake, ledger } = makeProvider()
     fake.statusAnswers.push(status(3))
-    const out = await provider.authorizePayment({ data, context: ctx })
+    const out = await provider.authorizePayment({ data: { ...data, paylater_status: "pending", paylater_failure_reason: "expired" }, context: ctx })
     expect(out.status).toBe("error")
-    expect(out.data).toMatchObject({ paylater_status: "failed", paylater_failure_reason: "declined" })
+    expect(ledger.rows[0]).toMatchObject({ state: "declined", last_status_code: 3 })
+    // Copies an older version wrote are removed, not left to contradict the row.
+    expectNoStatusCopies(out)
   })
 
   it("reads a failure after the attempt's recorded expiry as expired", async () => {
@@ -50,16 +59,16 @@ describe("authorizePayment / getPaymentStatus", () => {
     await ledger.writeAhead({ paylater_order_id: `${SESSION}-2`, kind: "link", session_id: SESSION, amount: "350.00", currency_code: "QAR", expires_at: new Date("2000-01-01T00:00:00.000Z") })
     fake.statusAnswers.push(status(3))
     const out = await provider.authorizePayment({ data, context: ctx })
-    expect(out.data).toMatchObject({ paylater_failure_reason: "expired" })
     expect(ledger.rows[0]).toMatchObject({ state: "expired", last_status_code: 3, last_status_signal: "checkout" })
+    expectNoStatusCopies(out)
   })
 
   it("never takes the expiry from session data: a storefront's expires_at does not make a decline an expiry", async () => {
     const { provider, fake, ledger } = makeBareProvider()
     await ledger.writeAhead({ paylater_order_id: `${SESSION}-2`, kind: "link", session_id: SESSION, amount: "350.00", currency_code: "QAR", expires_at: new Date("2999-01-01T00:00:00.000Z") })
     fake.statusAnswers.push(status(3))
-    const out = await provider.authorizePayment({ data: { ...data, expires_at: "2000-01-01T00:00:00.000Z" }, context: ctx })
-    expect(out.data).toMatchObject({ paylater_failure_reason: "declined" })
+    await provider.authorizePayment({ data: { ...data, expires_at: "2000-01-01T00:00:00.000Z" }, context: ctx })
+    expect(ledger.rows[0]).toMatchObject({ state: "declined" })
   })
 
   it("asks about the ledger's current attempt, whatever order id the session data names", async () => {

@@ -76,7 +76,7 @@ export async function POST(req: AuthenticatedMedusaRequest<{ amount?: unknown }>
     throw new MedusaError(MedusaError.Types.INVALID_DATA, 'amount must be QAR text with at most two decimals, e.g. "120.00".')
   }
   const actorId = req.auth_context?.actor_id ?? undefined
-  const resolved = await underCartMoneyLocks(req.scope, listed.cart_id, async () => {
+  const resolved = await underCartMoneyLocks(req.scope, listed, async () => {
     const item = await attentionItem(req.scope, req.params.id)
     const refusal = await refusalFor(req.scope, item)
     if (refusal) throw new RefundRefused(refusal)
