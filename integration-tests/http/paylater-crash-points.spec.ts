@@ -70,6 +70,20 @@ integrationTestRunner({
       return order.id
     }
 
+    /**
+     * A paid link whose payment our settlement authorized and captured, then Medusa's completion died
+     * after creating the order and linking it to its cart.
+     */
+    async function halfMadeOrder() {
+      const started = await startCheckout(store, { regionId: seed.regionId, variantId: seed.variants.standard.id }, PAYLATER_PROVIDER_ID)
+      const session = started.session.ok ? started.session.data.session! : null
+      expect(session).not.toBeNull()
+      await paylater().approveLink(session!.id)
+      await getContainer().resolve(Modules.PAYMENT).authorizePaymentSession(session!.id, {})
+      const orderId = await orderWithoutPayment(started.cart.id, started.paymentCollection.id, "cart_link_only")
+      return { started, session: session!, orderId }
+    }
+
     /** What Medusa's records say the order holds, read straight from the modules. */
     async function orderRecords(orderId: string, cartId: string) {
       const container = getContainer()
@@ -131,13 +145,7 @@ integrationTestRunner({
     })
 
     it("killed inside Medusa's completion between the order's cart link and its payment: past the bound the order gets its payment's records, a person is told, nothing refunded", async () => {
-      const started = await startCheckout(store, { regionId: seed.regionId, variantId: seed.variants.standard.id }, PAYLATER_PROVIDER_ID)
-      const session = started.session.ok ? started.session.data.session! : null
-      expect(session).not.toBeNull()
-      await paylater().approveLink(session!.id)
-      // Our settlement authorized and captured the payment, then Medusa's completion died after the order and its cart link.
-      await getContainer().resolve(Modules.PAYMENT).authorizePaymentSession(session!.id, {})
-      const orderId = await orderWithoutPayment(started.cart.id, started.paymentCollection.id, "cart_link_only")
+      const { started, session, orderId } = await halfMadeOrder()
       expect(await orderRecords(orderId, started.cart.id)).toEqual({ collections: 0, capture_transactions: 0, cart_completed: false })
 
       // The shopper's return after the restart is shown the cart's order; whose payment it holds
@@ -167,12 +175,7 @@ integrationTestRunner({
     })
 
     it("the same half-made order decided by three at once past the bound: finished exactly once", async () => {
-      const started = await startCheckout(store, { regionId: seed.regionId, variantId: seed.variants.standard.id }, PAYLATER_PROVIDER_ID)
-      const session = started.session.ok ? started.session.data.session! : null
-      expect(session).not.toBeNull()
-      await paylater().approveLink(session!.id)
-      await getContainer().resolve(Modules.PAYMENT).authorizePaymentSession(session!.id, {})
-      const orderId = await orderWithoutPayment(started.cart.id, started.paymentCollection.id, "cart_link_only")
+      const { started, session, orderId } = await halfMadeOrder()
       const ledger = ledgerModuleOf(getContainer())!
       const row = await ledger.findAttempt(session!.id)
       await ledger.linkAttempt(session!.id, { payment_collection_id: started.paymentCollection.id, cart_id: started.cart.id })
