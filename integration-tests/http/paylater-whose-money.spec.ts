@@ -204,11 +204,9 @@ integrationTestRunner({
       expect(await ledgerForCart(getContainer(), cartId)).toMatchObject({ orderId, orders: 1 })
     })
 
-    it("the storefront completes with another method while a PayLater settlement is authorizing: the PayLater payment is extra, listed and refunded", async () => {
-      const container = getContainer()
-      const payment = container.resolve(Modules.PAYMENT)
-      // Two tabs: the other method chosen in one, PayLater's page open in the other (two live sessions,
-      // what two concurrent store posts can leave).
+    /** One cart, two live sessions: the other method's (created first) and a PayLater link the shopper paid. */
+    async function twoTabsPaidWithPayLater() {
+      const payment = getContainer().resolve(Modules.PAYMENT)
       const cart = await store.createCart({ regionId: seed.regionId, variantId: seed.variants.standard.id })
       const collection = await store.createPaymentCollection(cart.id)
       expect((await store.createPaymentSession(collection.id, SYSTEM_PROVIDER_ID)).ok).toBe(true)
@@ -219,6 +217,13 @@ integrationTestRunner({
         data: {},
       })
       await decideOnLink(String(paylaterSession.data!.payment_link_url), "approve")
+      return { payment, cart, collection, paylaterSession }
+    }
+
+    it("the storefront completes with another method while a PayLater settlement is authorizing: the PayLater payment is extra, listed and refunded", async () => {
+      // Two tabs: the other method chosen in one, PayLater's page open in the other (two live sessions,
+      // what two concurrent store posts can leave).
+      const { payment, cart, collection, paylaterSession } = await twoTabsPaidWithPayLater()
 
       // The other tab completes first: the order is placed with the other method.
       const completed = await store.completeCart(cart.id)
@@ -243,27 +248,16 @@ integrationTestRunner({
     })
 
     it("two live sessions, the other method's still pending: PayLater's paid settlement drops it and places the order with the PayLater payment", async () => {
-      const container = getContainer()
-      const payment = container.resolve(Modules.PAYMENT)
       // Two tabs again, but nobody completes with the other method: its session, created first, is the
       // one Medusa's completion would take unless settlement drops it once PayLater said paid.
-      const cart = await store.createCart({ regionId: seed.regionId, variantId: seed.variants.standard.id })
-      const collection = await store.createPaymentCollection(cart.id)
-      expect((await store.createPaymentSession(collection.id, SYSTEM_PROVIDER_ID)).ok).toBe(true)
-      const paylaterSession = await payment.createPaymentSession(collection.id, {
-        provider_id: PAYLATER_PROVIDER_ID,
-        currency_code: "qar",
-        amount: collection.amount,
-        data: {},
-      })
-      await decideOnLink(String(paylaterSession.data!.payment_link_url), "approve")
+      const { payment, cart, collection, paylaterSession } = await twoTabsPaidWithPayLater()
       paylater.pointWebhooksAt(api, PLUGIN_WEBHOOK_PATH)
       expect(await paylater().sendWebhook({ orderId: paylaterSession.id, status: "success" })).toMatchObject({ outcome: "delivered" })
 
-      await eventually(() => ledgerForCart(container, cart.id), (l) => l.orders === 1)
+      await eventually(() => ledgerForCart(getContainer(), cart.id), (l) => l.orders === 1)
       expect((await payment.listPayments({ payment_collection_id: collection.id } as never)).map((p) => p.provider_id)).toEqual([PAYLATER_PROVIDER_ID])
       expect((await payment.listPaymentSessions({ payment_collection_id: collection.id })).map((s) => s.id)).toEqual([paylaterSession.id])
-      expect(await ledgerForCart(container, cart.id)).toMatchObject({ orders: 1, captures: 1 })
+      expect(await ledgerForCart(getContainer(), cart.id)).toMatchObject({ orders: 1, captures: 1 })
       expect(await merchant.itemsFor(paylaterSession.id, "all")).toEqual([])
     })
 
