@@ -32,12 +32,12 @@ export async function takeStatusSlot(
 }
 
 /**
- * Asks PayLater through the provider by authorizing the session (its authorizePayment calls the
- * status operation): a pending or failed answer is written onto the session (status, data with the
- * failure reason) and refused, quietly; a success creates the payment and its capture once (the
- * payment module returns the recorded payment on a repeat). Under the cart's own lock, the one cart
- * completion takes. The payment's data (what PayLater said) when the session is authorized now,
- * null when it is not.
+ * Has Medusa record what PayLater answered settlement a moment ago (askPayLaterAboutRow): the
+ * provider answers Medusa's authorization from the attempt's row, which settlement names, without
+ * asking again. A success creates the payment and its capture once (the payment module returns the
+ * recorded payment on a repeat); a failure is written onto the session (status `error`) and refused,
+ * quietly. Under the cart's own lock, the one cart completion takes. The payment's data and id when
+ * the session is authorized now, null when it is not.
  */
 export async function authorizeUnderLock(
   container: MedusaContainer,
@@ -45,33 +45,44 @@ export async function authorizeUnderLock(
   signal: string
 ): Promise<{ data: PayLaterSessionData; payment_id: string } | null> {
   const payment = container.resolve(Modules.PAYMENT)
+  return underCartLock(container, context, async () => {
+    let authorized
+    try {
+      const attempt = context.attempt && context.attempt.state !== "never_started" ? { [ATTEMPT_CONTEXT_KEY]: context.attempt.paylater_order_id } : {}
+      authorized = await payment.authorizePaymentSession(context.session_id, { [SIGNAL_CONTEXT_KEY]: signal, ...attempt })
+    } catch (error) {
+      if (!(error instanceof MedusaError)) {
+        // Not a refusal (a database error, a bug): settlement must not read it as "not paid yet".
+        throw error
+      }
+      // Not paid: what PayLater said is on the session now.
+      return null
+    }
+    if (!authorized) return null
+    crashPoint("settle:after-authorized")
+    return { data: (authorized.data ?? {}) as PayLaterSessionData, payment_id: authorized.id }
+  })
+}
+
+/**
+ * Before a paid cart is completed: its other unpaid sessions dropped under the cart lock (see
+ * dropOtherSessions). False when the cart lock was not free in time (a completion holds it).
+ */
+export async function dropOtherSessionsUnderLock(container: MedusaContainer, context: PayLaterSessionContext): Promise<boolean> {
+  if (!context.cart_id || !mayHaveOtherSessions(context)) return true
+  return (await underCartLock(container, context, async () => (await dropOtherSessions(container, context), true))) ?? false
+}
+
+/** `work` under the cart's lock (a collection's own key without a cart); null when it was not free in time. */
+async function underCartLock<T>(container: MedusaContainer, context: PayLaterSessionContext, work: () => Promise<T>): Promise<T | null> {
   const key = context.cart_id ?? `paylater:collection:${context.payment_collection_id}`
   let entered = false
   try {
     return await container.resolve(Modules.LOCKING).execute(
       key,
-      async () => {
+      () => {
         entered = true
-        let authorized
-        try {
-          // The signal travels to the provider, which records PayLater's answer with it (attempt ledger),
-          // and so does the attempt this settlement read, which the provider then need not look up.
-          const attempt = context.attempt && context.attempt.state !== "never_started" ? { [ATTEMPT_CONTEXT_KEY]: context.attempt.paylater_order_id } : {}
-          authorized = await payment.authorizePaymentSession(context.session_id, { [SIGNAL_CONTEXT_KEY]: signal, ...attempt })
-        } catch (error) {
-          if (!(error instanceof MedusaError)) {
-            // Not a refusal (a database error, a bug): settlement must not read it as "not paid yet".
-            throw error
-          }
-          // Not paid (yet), or PayLater unreachable: what it said, if anything, is on the session now.
-          return null
-        }
-        if (!authorized) return null
-        crashPoint("settle:after-authorized")
-        if (context.cart_id && mayHaveOtherSessions(context)) {
-          await dropOtherSessions(container, context)
-        }
-        return { data: (authorized.data ?? {}) as PayLaterSessionData, payment_id: authorized.id }
+        return work()
       },
       { timeout: CART_LOCK_WAIT_SECONDS }
     )
@@ -147,9 +158,10 @@ export type CartCompletion = { order_id: string } | { order_id: null; error: str
 
 /**
  * Medusa's own cart completion, run top level so that it takes the cart lock (nested, its lock step
- * is skipped). Only called for a session already authorized: completion's authorization then
- * returns the recorded payment at once, so it never asks PayLater and never fails on payment. Safe
- * to repeat: a second run finds the order and creates nothing.
+ * is skipped). Only called once PayLater's success is on the session's row: completion's
+ * authorization is answered from the row (or returns the payment Medusa recorded before), so it
+ * never asks PayLater and never fails on payment, and an unpaid visit never creates (and rolls back)
+ * an order. Safe to repeat: a second run finds the order and creates nothing.
  */
 export async function completePaidCart(container: MedusaContainer, cartId: string): Promise<CartCompletion> {
   const engine = container.resolve(Modules.WORKFLOW_ENGINE)
