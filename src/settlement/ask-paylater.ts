@@ -14,9 +14,11 @@ export type RowAnswer =
   | { kind: "unrouted" }
 
 /**
- * PayLater's status for a row, asked outside Medusa's authorization (a detached row, the admin's
- * check of a settled payment): only at the registration that started it, and every answer recorded
- * on the row (the provider, inside Medusa's authorization, records its own the same way).
+ * PayLater's status for a row, the one road settlement takes to it (a live session's attempt, a
+ * detached row, the admin's check of a settled payment): only at the registration that started it,
+ * and every answer recorded on the row, which Medusa's authorization then answers from. The provider
+ * asks by itself only inside Medusa's own completion of a row PayLater has not said is paid (the
+ * storefront's route), and records its answer the same way.
  */
 export async function askPayLaterAboutRow(
   container: MedusaContainer,

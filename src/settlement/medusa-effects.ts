@@ -5,7 +5,7 @@ import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/frame
 import type { MedusaContainer } from "@medusajs/framework/types"
 import type { PayLaterSessionData } from "../providers/paylater/session-data"
 import { ATTEMPT_CONTEXT_KEY, SIGNAL_CONTEXT_KEY } from "../modules/paylater-ledger/ledger-port"
-import { currentAttemptOf, type PayLaterSessionContext } from "../medusa-records/session"
+import { currentAttemptOf, mayHaveOtherSessions, type PayLaterSessionContext } from "../medusa-records/session"
 import { takeStatusSlotIn } from "../limits/status-slot"
 
 /**
@@ -36,8 +36,9 @@ export async function takeStatusSlot(
  * provider answers Medusa's authorization from the attempt's row, which settlement names, without
  * asking again. A success creates the payment and its capture once (the payment module returns the
  * recorded payment on a repeat); a failure is written onto the session (status `error`) and refused,
- * quietly. Under the cart's own lock, the one cart completion takes. The payment's data and id when
- * the session is authorized now, null when it is not.
+ * quietly. Under the cart's own lock, the one cart completion takes, and with the cart's other
+ * unpaid sessions dropped once this one is authorized. The payment's data and id when the session
+ * is authorized now, null when it is not.
  */
 export async function authorizeUnderLock(
   container: MedusaContainer,
@@ -60,17 +61,11 @@ export async function authorizeUnderLock(
     }
     if (!authorized) return null
     crashPoint("settle:after-authorized")
+    if (context.cart_id && mayHaveOtherSessions(context)) {
+      await dropOtherSessions(container, context)
+    }
     return { data: (authorized.data ?? {}) as PayLaterSessionData, payment_id: authorized.id }
   })
-}
-
-/**
- * Before a paid cart is completed: its other unpaid sessions dropped under the cart lock (see
- * dropOtherSessions). False when the cart lock was not free in time (a completion holds it).
- */
-export async function dropOtherSessionsUnderLock(container: MedusaContainer, context: PayLaterSessionContext): Promise<boolean> {
-  if (!context.cart_id || !mayHaveOtherSessions(context)) return true
-  return (await underCartLock(container, context, async () => (await dropOtherSessions(container, context), true))) ?? false
 }
 
 /** `work` under the cart's lock (a collection's own key without a cart); null when it was not free in time. */
@@ -91,19 +86,6 @@ async function underCartLock<T>(container: MedusaContainer, context: PayLaterSes
     if (!entered) return null
     throw error
   }
-}
-
-/**
- * Whether the collection had sessions besides this one when settlement read it. Medusa's create
- * deletes the collection's sessions it read, so a session created after that read comes from a
- * create that either read the collection before this session existed (spanning the shopper's whole
- * payment) or deletes this one itself: the same race as a session created between the drop and
- * Medusa's completion, which no drop closes. So a lone session skips the drop's fresh read; when
- * there were others they are read again here, under the cart lock, because their status may have
- * changed since (an authorized one must never be deleted).
- */
-function mayHaveOtherSessions(context: PayLaterSessionContext): boolean {
-  return !context.collection_session_ids || context.collection_session_ids.some((id) => id !== context.session_id)
 }
 
 /**

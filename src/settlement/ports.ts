@@ -11,7 +11,7 @@ import { currentAttemptOf, readPayLaterSession, type PayLaterSessionContext } fr
 import { attemptOfPayment, paymentOfAttempt } from "../medusa-records/payment-attempt"
 import { completeUnlessRefunded, type CompletionOutcome } from "./completion"
 import { settleDetachedAttempt } from "./detached-attempt"
-import { authorizeUnderLock, dropOtherSessionsUnderLock, rereadSessionRow, takeStatusSlot } from "./medusa-effects"
+import { authorizeUnderLock, rereadSessionRow, takeStatusSlot } from "./medusa-effects"
 import { askPayLaterAboutRow, type RowAnswer } from "./ask-paylater"
 import { recordOrderCaptures } from "../medusa-records/order-captures"
 import { finishPlacedOrder, type PlacedOrder } from "../medusa-records/finish-order"
@@ -44,12 +44,11 @@ export interface SettlementPorts {
   askPayLater(row: AttemptRecord, signal: Exclude<AttemptSignal, "checkout">, links?: AttemptLinks): Promise<RowAnswer>
   /**
    * Medusa's authorization of the session under the cart lock, answered by the provider from the
-   * row settlement just recorded (it asks PayLater nothing): the payment it created, null when
-   * refused, and the attempt that payment was authorized for (as its data names it).
+   * row settlement just recorded (it asks PayLater nothing), the cart's other unpaid sessions then
+   * dropped under the same lock: the payment it created, null when refused, and the attempt that
+   * payment was authorized for (as its data names it).
    */
   authorize(context: PayLaterSessionContext, signal: string): Promise<{ payment_id: string | null; authorized_for: string | null }>
-  /** The cart's other unpaid sessions dropped under the cart lock before completion; false when the lock was busy. */
-  dropOtherSessions(context: PayLaterSessionContext): Promise<boolean>
   recordOrderCaptures(sessionId: string, orderId: string): Promise<void>
   /**
    * Medusa's records of a cart's order its completion left half-made (medusa-records/finish-order.ts);
@@ -93,7 +92,6 @@ export function medusaSettlementPorts(container: MedusaContainer): SettlementPor
       const result = await authorizeUnderLock(container, context, signal)
       return { payment_id: result?.payment_id ?? null, authorized_for: result ? attemptOfPayment(result) : null }
     },
-    dropOtherSessions: (context) => dropOtherSessionsUnderLock(container, context),
     recordOrderCaptures: async (sessionId, orderId) => {
       await recordOrderCaptures(container, sessionId, orderId)
     },

@@ -3,11 +3,12 @@ import { logRef, type WebhookStatus } from "../lib/paylater"
 import { linkChanges, type AttemptRecord } from "../modules/paylater-ledger/ledger-port"
 import { attemptFactsOf, viewOfSession } from "./attempt-view"
 import { heldByNoOrder } from "../modules/paylater-ledger/whose-money"
-import type { PayLaterSessionContext } from "../medusa-records/session"
+import { mayHaveOtherSessions, type PayLaterSessionContext } from "../medusa-records/session"
 import { holdsOrderMoney, type AttemptSignal, type ViewFacts } from "../modules/paylater-ledger/attempt-state"
 import { settlementStep, type SettlementStep } from "../modules/paylater-ledger/settlement-step"
 import { medusaSettlementPorts, PAYLATER_PAYMENT_SETTLED_EVENT, type AttemptLinks, type SettlementPorts } from "./ports"
 import { sessionMoneyLockKey } from "../paid-without-order/refund-plan"
+import { crashPoint } from "../faults/crash-point"
 
 export { PAYLATER_PAYMENT_SETTLED_EVENT }
 
@@ -165,9 +166,12 @@ async function authorizeAndComplete(
       }
     }
     changed = true
-    if (current.cart_id && !current.order_id) {
+    if (current.cart_id && !current.order_id && !mayHaveOtherSessions(current)) {
+      // The cart's only session: completed in one pass. (With other sessions, this one is recorded
+      // first and the unpaid others dropped under the cart lock, below: two paid sessions of one
+      // cart must not drop each other before either is recorded.)
+      crashPoint("settle:after-paid-recorded")
       const placed = await placeOrder(ports, current, input, asked)
-      if (!placed) return fromRecord(current, ports.now(), asked, true)
       if (placed.outcome === "paid") return placed
       // No order now: Medusa records the payment on its own, so the cart's money shows (and can be
       // refunded) in Medusa while it is listed.
@@ -194,21 +198,19 @@ async function authorizeAndComplete(
   if (!current.cart_id || current.order_id) {
     return { outcome: "paid", order_id: current.order_id, session: current, asked, changed }
   }
-  // Medusa recorded the payment before (a completion that failed earlier, or the storefront's own).
-  return (await placeOrder(ports, current, input, asked)) ?? fromRecord(current, ports.now(), asked, changed)
+  // Medusa recorded the payment: just now (the cart had other sessions), or before (a completion
+  // that failed earlier, or the storefront's own).
+  const placed = await placeOrder(ports, current, input, asked)
+  return placed.outcome === "paid" ? placed : { ...placed, changed }
 }
 
-/**
- * A paid cart completed with Medusa's own completion, its other unpaid sessions dropped first. Null
- * when the cart lock was busy (a completion holds it): the next signal finds what it did.
- */
+/** A paid cart completed with Medusa's own completion, and whose money its order holds. */
 async function placeOrder(
   ports: SettlementPorts,
   current: PayLaterSessionContext,
   input: SettleInput,
   asked: boolean
-): Promise<Extract<Settlement, { outcome: "paid" | "paid_without_order" }> | null> {
-  if (!(await ports.dropOtherSessions(current))) return null
+): Promise<Extract<Settlement, { outcome: "paid" | "paid_without_order" }>> {
   const completion = await ports.completeCart(current)
   if (completion.order_id !== null) {
     await listIfExtra(ports, current, input, completion.held_by)

@@ -36,6 +36,7 @@ function session(extra: Partial<PayLaterSessionContext> = {}): PayLaterSessionCo
     order_id: null,
     for_order: false,
     attempt: attempt(),
+    collection_session_ids: ["payses_1"],
     ...extra,
   }
 }
@@ -49,8 +50,6 @@ interface World {
   ask?: RowAnswer
   /** Medusa's authorization (answered from the row): the payment it created (null: refused). */
   authorize?: { payment_id: string | null; authorized_for?: string | null }
-  /** The cart lock was not free for the drop before completion. */
-  cartLockBusy?: boolean
   completion?: CompletionOutcome
   owner?: Owner
   collectionHoldsNoPayment?: boolean
@@ -90,7 +89,6 @@ function fake(world: World) {
     collectionHoldsNoPayment: async () => (call("collectionHoldsNoPayment"), world.collectionHoldsNoPayment ?? false),
     askPayLater: async (_row, _signal, l) => (call("askPayLater"), asked.push(l ?? null), world.ask ?? paidAnswer()),
     authorize: async () => (call("authorize"), { authorized_for: null, ...(world.authorize ?? { payment_id: "pay_1", authorized_for: "payses_1" }) }),
-    dropOtherSessions: async () => (call("dropOtherSessions"), !world.cartLockBusy),
     recordOrderCaptures: async () => void call("recordOrderCaptures"),
     finishPlacedOrder: async (_row, placed) => (call("finishPlacedOrder"), finished.push(placed), world.orderStillPlaced ?? true),
     completeCart: async () => (call("completeCart"), world.completion ?? { order_id: "order_1", held_by: heldRow() }),
@@ -134,7 +132,7 @@ describe("settlement (behind ports)", () => {
       const f = fake({ named: attempt(), session: session() })
       const result = await settleWith(f.ports, notification("success"))
       expect(result).toMatchObject({ outcome: "paid", order_id: "order_1", asked: true, changed: true, facts: { state: "paid", order_id: "order_1" } })
-      expect(f.calls).toEqual(["findAttempt", "lock", "readSession", "askPayLater", "dropOtherSessions", "completeCart"])
+      expect(f.calls).toEqual(["findAttempt", "lock", "readSession", "askPayLater", "completeCart"])
       expect(f.announced).toEqual([{ session_id: "payses_1", signal: "webhook", outcome: "paid", order_id: "order_1" }])
     })
 
@@ -153,14 +151,14 @@ describe("settlement (behind ports)", () => {
       expect(f.links[0]).toMatchObject({ cart_id: "cart_1" })
       const paid = fake({ session: session({ attempt: paidRow({ cart_id: null }) }) })
       await settleWith(paid.ports, { session_id: "payses_1", signal: "reconciliation" })
-      expect(paid.calls.slice(0, 4)).toEqual(["lock", "readSession", "linkAttempt", "dropOtherSessions"])
+      expect(paid.calls.slice(0, 4)).toEqual(["lock", "readSession", "linkAttempt", "completeCart"])
     })
 
     it("does not ask again about a row PayLater already said is paid: completes the cart", async () => {
       const f = fake({ session: session({ attempt: paidRow() }) })
       const result = await settleWith(f.ports, { session_id: "payses_1", signal: "reconciliation" })
       expect(result).toMatchObject({ outcome: "paid", order_id: "order_1", asked: false, changed: true })
-      expect(f.calls).toEqual(["lock", "readSession", "dropOtherSessions", "completeCart"])
+      expect(f.calls).toEqual(["lock", "readSession", "completeCart"])
     })
 
     it("lists the payment as paid without an order when the cart cannot become one, has Medusa record the payment, and says so", async () => {
@@ -174,12 +172,18 @@ describe("settlement (behind ports)", () => {
       expect(f.warnings).toHaveLength(1)
     })
 
+    it("records the payment first when the cart has other sessions (they are dropped under the same cart lock), then completes", async () => {
+      const f = fake({ named: attempt(), session: session({ collection_session_ids: ["payses_1", "payses_2"] }) })
+      const result = await settleWith(f.ports, notification("success"))
+      expect(result).toMatchObject({ outcome: "paid", order_id: "order_1", asked: true, changed: true })
+      expect(f.calls).toEqual(["findAttempt", "lock", "readSession", "askPayLater", "authorize", "linkAttempt", "completeCart"])
+    })
+
     it("neither completes nor records anything while the cart lock is busy: the row answers (still processing)", async () => {
-      const f = fake({ named: attempt(), session: session(), cartLockBusy: true })
+      const f = fake({ named: attempt(), session: session({ collection_session_ids: ["payses_1", "payses_2"] }), authorize: { payment_id: null } })
       const result = await settleWith(f.ports, notification("success"))
       expect(result).toMatchObject({ outcome: "pending", asked: true, facts: { state: "paid", order_id: null } })
       expect(f.calls).not.toContain("completeCart")
-      expect(f.calls).not.toContain("authorize")
     })
 
     it("has Medusa record PayLater's failure on the session, and places nothing", async () => {
