@@ -17,8 +17,9 @@ export type RowAnswer =
  * PayLater's status for a row, the one road settlement takes to it (a live session's attempt, a
  * detached row, the admin's check of a settled payment): only at the registration that started it,
  * and every answer recorded on the row, which Medusa's authorization then answers from. The provider
- * asks by itself only inside Medusa's own completion of a row PayLater has not said is paid (the
- * storefront's route), and records its answer the same way.
+ * asks by itself only when Medusa calls it outside settlement (the storefront's own completion of a
+ * row PayLater has not said is paid, a session update, Medusa's status and retrieve calls), and
+ * records its answer the same way.
  */
 export async function askPayLaterAboutRow(
   container: MedusaContainer,

@@ -141,9 +141,9 @@ export type CartCompletion = { order_id: string } | { order_id: null; error: str
 /**
  * Medusa's own cart completion, run top level so that it takes the cart lock (nested, its lock step
  * is skipped). Only called once PayLater's success is on the session's row: completion's
- * authorization is answered from the row (or returns the payment Medusa recorded before), so it
- * never asks PayLater and never fails on payment, and an unpaid visit never creates (and rolls back)
- * an order. Safe to repeat: a second run finds the order and creates nothing.
+ * authorization is answered from the row (or returns the payment Medusa recorded before), so it does
+ * not ask PayLater, and an unpaid visit never creates (and rolls back) an order. Safe to repeat: a
+ * second run finds the order and creates nothing.
  */
 export async function completePaidCart(container: MedusaContainer, cartId: string): Promise<CartCompletion> {
   const engine = container.resolve(Modules.WORKFLOW_ENGINE)

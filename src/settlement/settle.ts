@@ -127,8 +127,10 @@ async function statusSlot(ports: SettlementPorts, sessionId: string, input: Sett
  * The steps that act on Medusa. PayLater is asked once, here, unless its success is on the row
  * already or Medusa recorded the payment. A paid cart is then completed in one pass: Medusa's own
  * completion authorizes the session, and the provider answers that from the row (it asks nothing).
- * The payment is recorded on its own only where no order is placed now: a point-of-sale session, a
- * cart whose order exists, a completion that failed (sold out) or may not run yet.
+ * Medusa records the payment on its own first (answered from the row too) for a point-of-sale
+ * session, a cart whose order exists, a cart with other sessions or a session an earlier answer
+ * closed (completesInOnePass), and when completion failed (sold out) or may not run yet; and it
+ * records a decline on the session.
  */
 async function authorizeAndComplete(
   ports: SettlementPorts,
@@ -161,15 +163,14 @@ async function authorizeAndComplete(
       current = { ...current, attempt: answer.row }
       if (answer.row.state !== "paid") {
         // A failure is Medusa's record of the session too (status `error`); pending leaves it as it is.
+        // (Should the row have turned paid meanwhile, by Medusa's own completion asking PayLater, this
+        // records that payment instead; the next signal places its order.)
         if (answer.status.code === 3) await ports.authorize(current, input.signal)
         return fromRecord(current, ports.now(), true, answer.row.state !== row.state)
       }
     }
     changed = true
-    if (current.cart_id && !current.order_id && !mayHaveOtherSessions(current)) {
-      // The cart's only session: completed in one pass. (With other sessions, this one is recorded
-      // first and the unpaid others dropped under the cart lock, below: two paid sessions of one
-      // cart must not drop each other before either is recorded.)
+    if (completesInOnePass(current)) {
       crashPoint("settle:after-paid-recorded")
       const placed = await placeOrder(ports, current, input, asked)
       if (placed.outcome === "paid") return placed
@@ -202,6 +203,20 @@ async function authorizeAndComplete(
   // that failed earlier, or the storefront's own).
   const placed = await placeOrder(ports, current, input, asked)
   return placed.outcome === "paid" ? placed : { ...placed, changed }
+}
+
+// The session statuses Medusa's completion takes a session in (its validateCartPaymentsStep) and
+// still authorizes: a session marked `error` or `canceled` by an earlier answer is recorded first.
+const AUTHORIZABLE_BY_COMPLETION = new Set(["pending", "requires_more", "pending_authorization"])
+
+/**
+ * Whether a paid session's cart is completed in one pass (Medusa's completion authorizes it): the
+ * cart's only session, as its completion would take it. With other sessions this one is recorded
+ * first and the unpaid others dropped under the cart lock, so two paid sessions of one cart never
+ * drop each other before either is recorded.
+ */
+function completesInOnePass(context: PayLaterSessionContext): boolean {
+  return !!context.cart_id && !context.order_id && !mayHaveOtherSessions(context) && AUTHORIZABLE_BY_COMPLETION.has(context.session_status)
 }
 
 /** A paid cart completed with Medusa's own completion, and whose money its order holds. */

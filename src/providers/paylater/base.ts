@@ -258,7 +258,7 @@ export abstract class PayLaterBaseProvider extends AbstractPaymentProvider<PayLa
   /**
    * Medusa's authorization is answered from PayLater's word already on the attempt's row when there
    * is one to answer with: a paid row (PayLater's success is final: only a refund sends the money
-   * back, and completion checks for one first), or the attempt settlement names, which it has just
+   * back, and settlement checks for one before it completes a cart), or the attempt settlement names, which it has just
    * asked PayLater about and recorded under its lock. So settlement asks once, by itself, and then
    * has Medusa record the answer or place the order; otherwise (the storefront's own completion of
    * an unpaid row) PayLater is asked here.

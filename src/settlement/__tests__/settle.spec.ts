@@ -179,6 +179,14 @@ describe("settlement (behind ports)", () => {
       expect(f.calls).toEqual(["findAttempt", "lock", "readSession", "askPayLater", "authorize", "linkAttempt", "completeCart"])
     })
 
+    it("records the payment first when an earlier answer closed the session (a declined card paid again on the same link), then completes", async () => {
+      const f = fake({ named: attempt({ state: "declined" }), session: session({ session_status: "error", attempt: attempt({ state: "declined" }) }) })
+      const result = await settleWith(f.ports, notification("success"))
+      expect(result).toMatchObject({ outcome: "paid", order_id: "order_1", changed: true })
+      expect(f.calls.indexOf("authorize")).toBeGreaterThan(-1)
+      expect(f.calls.indexOf("authorize")).toBeLessThan(f.calls.indexOf("completeCart"))
+    })
+
     it("neither completes nor records anything while the cart lock is busy: the row answers (still processing)", async () => {
       const f = fake({ named: attempt(), session: session({ collection_session_ids: ["payses_1", "payses_2"] }), authorize: { payment_id: null } })
       const result = await settleWith(f.ports, notification("success"))
