@@ -21,7 +21,11 @@ export type CompletionOutcome =
  * too (paid-without-order/cart-locks.ts): the refund check, the completion and the owner record are
  * one critical section with them, without a lock of their own.
  */
-export async function completeUnlessRefunded(container: MedusaContainer, context: PayLaterSessionContext): Promise<CompletionOutcome> {
+export async function completeUnlessRefunded(
+  container: MedusaContainer,
+  context: PayLaterSessionContext,
+  options: { record_failure?: boolean } = {}
+): Promise<CompletionOutcome> {
   const cartId = context.cart_id!
   const orderId = context.attempt?.paylater_order_id
   const backoff = completionBackoffOf(context.attempt)
@@ -34,7 +38,7 @@ export async function completeUnlessRefunded(container: MedusaContainer, context
   }
   const completion = await completePaidCart(container, cartId)
   if (completion.order_id === null) {
-    if (orderId) await ledgerModuleOf(container)?.recordCompletionFailure(orderId, completion.error)
+    if (orderId && options.record_failure !== false) await ledgerModuleOf(container)?.recordCompletionFailure(orderId, completion.error)
     return { ...completion, tried: true }
   }
   crashPoint("complete:after-order")

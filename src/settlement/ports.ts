@@ -55,7 +55,8 @@ export interface SettlementPorts {
    * false when the order is no longer the cart's (a failed completion deleted it meanwhile).
    */
   finishPlacedOrder(row: AttemptRecord, placed: PlacedOrder): Promise<boolean>
-  completeCart(context: PayLaterSessionContext): Promise<CompletionOutcome>
+  /** `record_failure: false`: a failure starts no backoff (another completion follows at once). */
+  completeCart(context: PayLaterSessionContext, options?: { record_failure?: boolean }): Promise<CompletionOutcome>
   whoseMoney(row: AttemptRecord): Promise<Owner>
   recordOrderOwner(placed: { order_id: string; payment_collection_id: string }): Promise<AttemptRecord | null | undefined>
   settleDetached(row: AttemptRecord, input: Pick<SettleInput, "signal" | "reported" | "throttle_seconds">): Promise<Settlement>
@@ -96,7 +97,7 @@ export function medusaSettlementPorts(container: MedusaContainer): SettlementPor
       await recordOrderCaptures(container, sessionId, orderId)
     },
     finishPlacedOrder: async (row, placed) => (await finishPlacedOrder(container, row, placed)) !== null,
-    completeCart: (context) => completeUnlessRefunded(container, context),
+    completeCart: (context, options) => completeUnlessRefunded(container, context, options),
     whoseMoney: (row) => whoseMoney(container, row),
     recordOrderOwner: (placed) => recordOrderOwner(container, placed),
     settleDetached: (row, input) => settleDetachedAttempt(container, row, input),

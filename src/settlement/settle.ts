@@ -172,12 +172,12 @@ async function authorizeAndComplete(
     changed = true
     if (completesInOnePass(current)) {
       crashPoint("settle:after-paid-recorded")
-      const placed = await placeOrder(ports, current, input, asked)
+      const placed = await placeOrder(ports, current, input, asked, { first_of_two: true })
       if (placed.outcome === "paid") return placed
-      // No order now: Medusa records the payment on its own, so the cart's money shows (and can be
-      // refunded) in Medusa while it is listed.
-      const recorded = await recordPayment(ports, current, input, asked)
-      return "recorded" in recorded ? { ...placed, session: recorded.recorded, changed: true } : recorded
+      // Not placed (sold out, a changed cart): Medusa records the payment, and the cart is completed
+      // once more below with it recorded, so a failure ends as any failed completion of a captured
+      // payment does (Medusa's compensation: its refund attempt, which PayLater refuses in its first
+      // 10 minutes, and a fresh session for the shopper to pay again); the payment is then listed.
     }
     const recorded = await recordPayment(ports, current, input, asked)
     if (!("recorded" in recorded)) return recorded
@@ -224,14 +224,16 @@ async function placeOrder(
   ports: SettlementPorts,
   current: PayLaterSessionContext,
   input: SettleInput,
-  asked: boolean
+  asked: boolean,
+  /** A one-pass completion another follows at once if it fails: its failure starts no backoff and is not logged. */
+  options: { first_of_two?: boolean } = {}
 ): Promise<Extract<Settlement, { outcome: "paid" | "paid_without_order" }>> {
-  const completion = await ports.completeCart(current)
+  const completion = await ports.completeCart(current, { record_failure: !options.first_of_two })
   if (completion.order_id !== null) {
     await listIfExtra(ports, current, input, completion.held_by)
     return { outcome: "paid", order_id: completion.order_id, session: { ...current, order_id: completion.order_id }, asked, changed: true }
   }
-  if (completion.tried) {
+  if (completion.tried && !options.first_of_two) {
     ports.warn(`PayLater: ${logRef(current.session_id)} is paid but cart ${logRef(current.cart_id!)} could not be completed: ${completion.error}`)
   }
   return { outcome: "paid_without_order", cart_id: current.cart_id!, error: completion.error, session: current, asked, changed: false }

@@ -73,6 +73,7 @@ function fake(world: World) {
   const warnings: string[] = []
   const finished: PlacedOrder[] = []
   const asked: Array<object | null> = []
+  const completions: Array<{ record_failure: boolean }> = []
   const call = (name: string) => calls.push(name)
   const ports: SettlementPorts = {
     now: () => NOW,
@@ -91,7 +92,9 @@ function fake(world: World) {
     authorize: async () => (call("authorize"), { authorized_for: null, ...(world.authorize ?? { payment_id: "pay_1", authorized_for: "payses_1" }) }),
     recordOrderCaptures: async () => void call("recordOrderCaptures"),
     finishPlacedOrder: async (_row, placed) => (call("finishPlacedOrder"), finished.push(placed), world.orderStillPlaced ?? true),
-    completeCart: async () => (call("completeCart"), world.completion ?? { order_id: "order_1", held_by: heldRow() }),
+    completeCart: async (_context, options) => (
+      call("completeCart"), completions.push({ record_failure: options?.record_failure !== false }), world.completion ?? { order_id: "order_1", held_by: heldRow() }
+    ),
     whoseMoney: async () => (call("whoseMoney"), world.owner ?? ({ owner: "no_order" } as Owner)),
     recordOrderOwner: async () => (call("recordOrderOwner"), heldRow()),
     settleDetached: async (row, input) => {
@@ -108,7 +111,7 @@ function fake(world: World) {
     announce: async (data) => void announced.push(data),
     warn: (message) => void warnings.push(message),
   }
-  return { ports, calls, announced, detached, links, warnings, finished, asked }
+  return { ports, calls, announced, detached, links, warnings, finished, asked, completions }
 }
 
 const notification = (reported: "success" | "pending" | "failed", order = "payses_1"): SettleInput => ({
@@ -166,7 +169,10 @@ describe("settlement (behind ports)", () => {
       const result = await settleWith(f.ports, notification("success"))
       expect(result).toMatchObject({ outcome: "paid_without_order", cart_id: "cart_1", error: "out of stock", changed: true, facts: { state: "paid", order_id: null } })
       expect(result.session?.session_status).toBe("authorized")
-      expect(f.calls.indexOf("completeCart")).toBeLessThan(f.calls.indexOf("authorize"))
+      // Tried in one pass, then recorded and tried once more, so a failure ends as any failed completion
+      // of a captured payment does (Medusa's compensation); only that second failure starts the backoff.
+      expect(f.calls.filter((c) => ["completeCart", "authorize"].includes(c))).toEqual(["completeCart", "authorize", "completeCart"])
+      expect(f.completions).toEqual([{ record_failure: false }, { record_failure: true }])
       expect(f.links).toEqual([expect.objectContaining({ payment_id: "pay_1" })])
       expect(f.announced).toEqual([{ session_id: "payses_1", signal: "webhook", outcome: "paid_without_order", order_id: null }])
       expect(f.warnings).toHaveLength(1)
