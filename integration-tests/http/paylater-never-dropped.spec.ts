@@ -64,12 +64,11 @@ integrationTestRunner({
 
     it("a settlement whose ledger write fails throws instead of reporting pending, and a row that keeps failing is listed for a person", async () => {
       const ledgerModule = ledgerModuleOf(getContainer())!
-      // PayLater's answer is recorded (with the row's links) before anything is placed: that write fails.
-      const original = ledgerModule.recordStatus.bind(ledgerModule)
+      const original = ledgerModule.linkAttempt.bind(ledgerModule)
       const { cartId, session } = await linkCheckout()
       paylater().webhookFault({ mode: "drop", status: "success", count: 10 })
       await decideOnLink(String(session.data.payment_link_url), "approve")
-      ledgerModule.recordStatus = async () => {
+      ledgerModule.linkAttempt = async () => {
         throw new Error("injected: the database refused the write")
       }
       try {
@@ -84,7 +83,7 @@ integrationTestRunner({
           expect.objectContaining({ summary: expect.stringContaining("injected: the database refused the write") }),
         ])
       } finally {
-        ledgerModule.recordStatus = original
+        ledgerModule.linkAttempt = original
       }
       // Once the fault is gone, the next run places the order.
       await runScheduledJobs(getContainer(), 14)

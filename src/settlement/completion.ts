@@ -21,11 +21,7 @@ export type CompletionOutcome =
  * too (paid-without-order/cart-locks.ts): the refund check, the completion and the owner record are
  * one critical section with them, without a lock of their own.
  */
-export async function completeUnlessRefunded(
-  container: MedusaContainer,
-  context: PayLaterSessionContext,
-  options: { record_failure?: boolean } = {}
-): Promise<CompletionOutcome> {
+export async function completeUnlessRefunded(container: MedusaContainer, context: PayLaterSessionContext): Promise<CompletionOutcome> {
   const cartId = context.cart_id!
   const orderId = context.attempt?.paylater_order_id
   const backoff = completionBackoffOf(context.attempt)
@@ -38,11 +34,11 @@ export async function completeUnlessRefunded(
   }
   const completion = await completePaidCart(container, cartId)
   if (completion.order_id === null) {
-    if (orderId && options.record_failure !== false) await ledgerModuleOf(container)?.recordCompletionFailure(orderId, completion.error)
+    if (orderId) await ledgerModuleOf(container)?.recordCompletionFailure(orderId, completion.error)
     return { ...completion, tried: true }
   }
   crashPoint("complete:after-order")
   // Whose money it is, from Medusa's payment record, before anything else can see the order.
-  const held_by = await recordOrderOwner(container, { order_id: completion.order_id, payment_collection_id: context.payment_collection_id }, new Date(), context.attempt)
+  const held_by = await recordOrderOwner(container, { order_id: completion.order_id, payment_collection_id: context.payment_collection_id })
   return { order_id: completion.order_id, held_by }
 }

@@ -1,14 +1,13 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { logRef, type WebhookStatus } from "../lib/paylater"
-import { linkChanges, type AttemptRecord } from "../modules/paylater-ledger/ledger-port"
+import type { AttemptRecord } from "../modules/paylater-ledger/ledger-port"
 import { attemptFactsOf, viewOfSession } from "./attempt-view"
 import { heldByNoOrder } from "../modules/paylater-ledger/whose-money"
-import { mayHaveOtherSessions, type PayLaterSessionContext } from "../medusa-records/session"
+import type { PayLaterSessionContext } from "../medusa-records/session"
 import { holdsOrderMoney, type AttemptSignal, type ViewFacts } from "../modules/paylater-ledger/attempt-state"
 import { settlementStep, type SettlementStep } from "../modules/paylater-ledger/settlement-step"
-import { medusaSettlementPorts, PAYLATER_PAYMENT_SETTLED_EVENT, type AttemptLinks, type SettlementPorts } from "./ports"
+import { medusaSettlementPorts, PAYLATER_PAYMENT_SETTLED_EVENT, type SettlementPorts } from "./ports"
 import { sessionMoneyLockKey } from "../paid-without-order/refund-plan"
-import { crashPoint } from "../faults/crash-point"
 
 export { PAYLATER_PAYMENT_SETTLED_EVENT }
 
@@ -124,71 +123,55 @@ async function statusSlot(ports: SettlementPorts, sessionId: string, input: Sett
 }
 
 /**
- * The steps that act on Medusa. PayLater is asked once, here, unless its success is on the row
- * already or Medusa recorded the payment. A paid cart is then completed in one pass: Medusa's own
- * completion authorizes the session, and the provider answers that from the row (it asks nothing).
- * Medusa records the payment on its own first (answered from the row too) for a point-of-sale
- * session, a cart whose order exists, a cart with other sessions or a session an earlier answer
- * closed (completesInOnePass), and when completion failed (sold out) or may not run yet; and it
- * records a decline on the session.
+ * The steps that act on Medusa: asks PayLater once (through the provider) unless Medusa recorded
+ * the payment already, and applies the one transition its answer calls for, completing a paid cart.
  */
-async function authorizeAndComplete(
-  ports: SettlementPorts,
-  session: PayLaterSessionContext,
-  input: SettleInput,
-  /** The row's new links to Medusa, not written yet: with PayLater's answer, or else first thing. */
-  links: AttemptLinks | null = null
-): Promise<Settlement> {
+async function authorizeAndComplete(ports: SettlementPorts, session: PayLaterSessionContext, input: SettleInput): Promise<Settlement> {
   let current = session
   let asked = false
   let changed = false
-  const row = current.attempt
-  const asking = !medusaRecorded(current) && !!row && row.state !== "paid"
-  if (links && !asking) await ports.linkAttempt(row!.paylater_order_id, links)
+  let recordedPayment: string | null = null
   if (!medusaRecorded(current)) {
-    if (!row) return fromRecord(current, ports.now(), false)
-    if (row.state !== "paid") {
-      if (input.throttle_seconds && !(await statusSlot(ports, current.session_id, input))) {
-        if (links) await ports.linkAttempt(row.paylater_order_id, links)
-        return fromRecord(current, ports.now(), false)
+    if (input.throttle_seconds && !(await statusSlot(ports, current.session_id, input))) {
+      return fromRecord(current, ports.now(), false)
+    }
+    // PayLater is asked once, by the provider inside Medusa's authorization; its answer comes back as a value.
+    const { payment_id: paymentId, authorized_for: authorizedFor, answer } = await ports.authorize(current, input.signal)
+    asked = answer !== null
+    if (!paymentId) {
+      current = await ports.rereadSession(current)
+      if (current.session_gone && current.attempt) {
+        // Deleted while this settlement waited for the cart lock: another session of the cart (a
+        // double submit) was paid first. This attempt is settled from its row and, if paid, listed.
+        // The interval's status slot is already this settlement's: the row's question goes unthrottled.
+        return ports.settleDetached(current.attempt, { ...input, throttle_seconds: undefined })
       }
-      // Written with the answer, before anything is authorized or placed: a process killed after
-      // Medusa recorded the payment leaves a row that already names its collection and cart.
-      const answer = await ports.askPayLater(row, input.signal, links ?? undefined)
-      asked = answer.kind !== "unrouted"
-      if (answer.kind !== "answered") {
-        const result = fromRecord(current, ports.now(), asked)
-        return result.outcome !== "pending" || !asked ? result : { outcome: "unavailable", session: current, asked, changed: false }
-      }
-      current = { ...current, attempt: answer.row }
-      if (answer.row.state !== "paid") {
-        // A failure is Medusa's record of the session too (status `error`); pending leaves it as it is.
-        // (Should the row have turned paid meanwhile, by Medusa's own completion asking PayLater, this
-        // records that payment instead; the next signal places its order.)
-        if (answer.status.code === 3) await ports.authorize(current, input.signal)
-        return fromRecord(current, ports.now(), true, answer.row.state !== row.state)
-      }
+      // The provider recorded PayLater's answer in the ledger even though Medusa refused to authorize.
+      const answered = answer?.answered === true
+      const result = fromRecord(current, ports.now(), asked, answered && current.session_status !== session.session_status)
+      return answered || result.outcome !== "pending" || !asked ? result : { outcome: "unavailable", session: current, asked, changed: false }
     }
     changed = true
-    if (completesInOnePass(current)) {
-      crashPoint("settle:after-paid-recorded")
-      const placed = await placeOrder(ports, current, input, asked, { first_of_two: true })
-      if (placed.outcome === "paid") return placed
-      // Not placed (sold out, a changed cart): Medusa records the payment, and the cart is completed
-      // once more below with it recorded, so a failure ends as any failed completion of a captured
-      // payment does (Medusa's compensation: its refund attempt, which PayLater refuses in its first
-      // 10 minutes, and a fresh session for the shopper to pay again); the payment is then listed.
+    recordedPayment = paymentId
+    // The row as PayLater's answer left it; read again only when Medusa had recorded the payment
+    // before our lock (its own completion authorized it) and so the provider was not asked.
+    const attempt = answer?.attempt ?? (await ports.currentAttemptOf(current.session_id)) ?? current.attempt
+    current = { ...current, session_status: "authorized", attempt }
+    // Refunds name the Medusa payment from here on (the provider reads no Medusa record), on the
+    // attempt the payment was authorized for as its data names it (medusa-records/payment-attempt.ts):
+    // Medusa's own completion may have authorized an earlier attempt before our lock.
+    if (!authorizedFor || authorizedFor === current.attempt?.paylater_order_id) {
+      await linkAttempt(ports, current, paymentId)
+    } else {
+      await ports.linkAttempt(authorizedFor, { payment_id: paymentId })
     }
-    const recorded = await recordPayment(ports, current, input, asked)
-    if (!("recorded" in recorded)) return recorded
-    current = recorded.recorded
   }
   if (current.order_id) {
     // The order exists already: a point-of-sale order, whose capture goes onto it; or a cart's order
     // whose completion died before recording any payment, whose records are finished (and a person
     // told: its stock and confirmation may be missing too).
     if (current.cart_id && current.attempt) {
-      const placed = { order_id: current.order_id, payment_collection_id: current.payment_collection_id, payment_id: current.attempt.payment_id ?? null }
+      const placed = { order_id: current.order_id, payment_collection_id: current.payment_collection_id, payment_id: recordedPayment }
       // Read before the cart lock: a completion that failed since deleted that order; the cart is completed below.
       if (!(await ports.finishPlacedOrder(current.attempt, placed))) current = { ...current, order_id: null }
     } else {
@@ -199,76 +182,15 @@ async function authorizeAndComplete(
   if (!current.cart_id || current.order_id) {
     return { outcome: "paid", order_id: current.order_id, session: current, asked, changed }
   }
-  // Medusa recorded the payment: just now (the cart had other sessions), or before (a completion
-  // that failed earlier, or the storefront's own).
-  const placed = await placeOrder(ports, current, input, asked)
-  return placed.outcome === "paid" ? placed : { ...placed, changed }
-}
-
-// The session statuses Medusa's completion takes a session in (its validateCartPaymentsStep) and
-// still authorizes: a session marked `error` or `canceled` by an earlier answer is recorded first.
-const AUTHORIZABLE_BY_COMPLETION = new Set(["pending", "requires_more", "pending_authorization"])
-
-/**
- * Whether a paid session's cart is completed in one pass (Medusa's completion authorizes it): the
- * cart's only session, as its completion would take it. With other sessions this one is recorded
- * first and the unpaid others dropped under the cart lock, so two paid sessions of one cart never
- * drop each other before either is recorded.
- */
-function completesInOnePass(context: PayLaterSessionContext): boolean {
-  return !!context.cart_id && !context.order_id && !mayHaveOtherSessions(context) && AUTHORIZABLE_BY_COMPLETION.has(context.session_status)
-}
-
-/** A paid cart completed with Medusa's own completion, and whose money its order holds. */
-async function placeOrder(
-  ports: SettlementPorts,
-  current: PayLaterSessionContext,
-  input: SettleInput,
-  asked: boolean,
-  /** A one-pass completion another follows at once if it fails: its failure starts no backoff and is not logged. */
-  options: { first_of_two?: boolean } = {}
-): Promise<Extract<Settlement, { outcome: "paid" | "paid_without_order" }>> {
-  const completion = await ports.completeCart(current, { record_failure: !options.first_of_two })
+  const completion = await ports.completeCart(current)
   if (completion.order_id !== null) {
     await listIfExtra(ports, current, input, completion.held_by)
     return { outcome: "paid", order_id: completion.order_id, session: { ...current, order_id: completion.order_id }, asked, changed: true }
   }
-  if (completion.tried && !options.first_of_two) {
-    ports.warn(`PayLater: ${logRef(current.session_id)} is paid but cart ${logRef(current.cart_id!)} could not be completed: ${completion.error}`)
+  if (completion.tried) {
+    ports.warn(`PayLater: ${logRef(current.session_id)} is paid but cart ${logRef(current.cart_id)} could not be completed: ${completion.error}`)
   }
-  return { outcome: "paid_without_order", cart_id: current.cart_id!, error: completion.error, session: current, asked, changed: false }
-}
-
-/**
- * Medusa records the payment PayLater confirmed (the provider answers from the row), and the row
- * names it. Otherwise the answer settlement gives: the session was deleted meanwhile (another session
- * of the cart was paid first: this attempt is settled from its row and, if paid, listed), or the cart
- * lock was busy (the records as they are; the next signal records it).
- */
-async function recordPayment(
-  ports: SettlementPorts,
-  current: PayLaterSessionContext,
-  input: SettleInput,
-  asked: boolean
-): Promise<{ recorded: PayLaterSessionContext } | Settlement> {
-  const { payment_id: paymentId, authorized_for: authorizedFor } = await ports.authorize(current, input.signal)
-  if (!paymentId) {
-    const now = await ports.rereadSession(current)
-    if (now.session_gone && now.attempt) {
-      // The interval's status slot is already this settlement's: the row's question goes unthrottled.
-      return ports.settleDetached(now.attempt, { ...input, throttle_seconds: undefined })
-    }
-    return fromRecord(now, ports.now(), asked)
-  }
-  const recorded = { ...current, session_status: "authorized", attempt: current.attempt ? { ...current.attempt, payment_id: paymentId } : null }
-  // Refunds name the Medusa payment from here on (the provider reads no Medusa record), on the
-  // attempt the payment was authorized for as its data names it (medusa-records/payment-attempt.ts).
-  if (!authorizedFor || authorizedFor === current.attempt?.paylater_order_id) {
-    await linkAttempt(ports, current, paymentId)
-  } else {
-    await ports.linkAttempt(authorizedFor, { payment_id: paymentId })
-  }
-  return { recorded }
+  return { outcome: "paid_without_order", cart_id: current.cart_id, error: completion.error, session: current, asked, changed }
 }
 
 /**
@@ -334,14 +256,8 @@ function factsOf(result: Settlement): ViewFacts | null {
  * the payment this settlement just had Medusa record.
  */
 async function linkAttempt(ports: SettlementPorts, context: PayLaterSessionContext, paymentId?: string): Promise<void> {
-  const links = await newLinksOf(ports, context, paymentId)
-  if (links) await ports.linkAttempt(context.attempt!.paylater_order_id, links)
-}
-
-/** The row's links to Medusa as settlement sees them, when any would change the row; else null. */
-async function newLinksOf(ports: SettlementPorts, context: PayLaterSessionContext, paymentId?: string): Promise<AttemptLinks | null> {
   const row = context.attempt
-  if (!row) return null
+  if (!row) return
   const links = {
     provider_id: context.provider_id,
     payment_collection_id: context.payment_collection_id,
@@ -351,7 +267,9 @@ async function newLinksOf(ports: SettlementPorts, context: PayLaterSessionContex
     // only when authorized for this very attempt (a retried create may have replaced the one it was for).
     payment_id: paymentId ?? (medusaRecorded(context) && !row.payment_id ? await ports.paymentIdOfAttempt(row) : null),
   }
-  return Object.keys(linkChanges(row, links)).length ? links : null
+  if (Object.entries(links).some(([key, value]) => value && (row as unknown as Record<string, unknown>)[key] !== value)) {
+    await ports.linkAttempt(row.paylater_order_id, links)
+  }
 }
 
 async function announce(ports: SettlementPorts, input: SettleInput, what: Pick<PayLaterPaymentSettledData, "outcome" | "order_id">): Promise<void> {
@@ -441,14 +359,14 @@ async function act(ports: SettlementPorts, step: SettlementStep, named: AttemptR
       return { outcome: "unknown_session", session: null, asked: false, changed: false }
   }
   const live = read.session!
-  const links = await newLinksOf(ports, live)
-  if (step.step === "record_in_medusa" || step.step === "ask_paylater" || step.step === "complete_cart") {
-    return authorizeAndComplete(ports, live, input, links)
-  }
   // Written before anything is authorized: a process killed after Medusa recorded the payment
   // leaves a row that already names its collection and cart.
-  if (links) await ports.linkAttempt(live.attempt!.paylater_order_id, links)
+  await linkAttempt(ports, live)
   switch (step.step) {
+    case "record_in_medusa":
+    case "ask_paylater":
+    case "complete_cart":
+      return authorizeAndComplete(ports, live, input)
     case "placed_cart":
       return settleForPlacedCart(ports, live, input)
     case "recorded_paid":

@@ -76,10 +76,7 @@ async function trigger(point, ctx) {
 }
 
 async function triggerTraffic(point, ctx) {
-  if (point === "settle:after-authorized") {
-    // Settlement records a payment itself when the cart has other sessions: a double submit's.
-    await ctx.checkout()
-  } else if (point === "refund:after-sent") {
+  if (point === "refund:after-sent") {
     for (let i = 0; i < 6; i++) {
       await refundRound(ctx, { force: true })
       await sleep(3000)
