@@ -6,6 +6,7 @@
 //   PayLater link:  ... session -> shopper approves on the sandbox -> GET /paylater/return/:id (the
 //                   route completes the cart and redirects to the order page)
 //   system default: ... session -> POST /store/carts/:id/complete
+//   PayLater link completed by Medusa: ... session -> shopper approves -> POST /store/carts/:id/complete
 const axios = require("axios")
 const { registerTs } = require("./ts")
 
@@ -74,6 +75,23 @@ async function payLaterCheckout(store, approve) {
   return { cartId: cart.id, sessionId: session.id, orderId, phases, returnWindow }
 }
 
+/**
+ * A paid PayLater checkout completed the way Medusa's own storefront does it: POST
+ * /store/carts/:id/complete once the shopper approved, so the provider asks PayLater inside Medusa's
+ * completion. What a PayLater order costs Medusa itself (a captured payment, its capture and order
+ * transaction); the return route's settlement is measured against it.
+ */
+async function payLaterCompletedByMedusa(store, approve) {
+  const phases = {}
+  const { cart, session } = await startSession(store, PAYLATER_PROVIDER_ID, phases)
+  await approve(session.data.paylater_order_id, session.data.payment_link_url)
+  const t = performance.now()
+  const done = await store.client.completeCart(cart.id)
+  phases.complete = since(t)
+  if (done.type !== "order") throw new Error(`complete answered ${done.status}: ${JSON.stringify(done.error)}`)
+  return { cartId: cart.id, sessionId: session.id, orderId: done.order.id, phases }
+}
+
 /** The same checkout with Medusa's built-in manual provider, completed the usual way. */
 async function systemCheckout(store) {
   const phases = {}
@@ -85,4 +103,4 @@ async function systemCheckout(store) {
   return { cartId: cart.id, sessionId: session.id, orderId: done.order.id, phases }
 }
 
-module.exports = { openStore, payLaterCheckout, systemCheckout, PAYLATER_PROVIDER_ID, SYSTEM_PROVIDER_ID }
+module.exports = { openStore, payLaterCheckout, payLaterCompletedByMedusa, systemCheckout, PAYLATER_PROVIDER_ID, SYSTEM_PROVIDER_ID }

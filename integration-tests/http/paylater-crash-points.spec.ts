@@ -14,7 +14,9 @@
  *    PayLater but PayLater holds no paid order of its amount for it ... seed 9`).
  * 2. Killed at `settle:after-authorized`: a declined link, then a new one on the same cart, paid; its
  *    settlement authorized the session in Medusa and the process died before completing the cart. The
- *    next signal (here the shopper's return) completes the cart with that payment, once.
+ *    next signal (here the shopper's return) completes the cart with that payment, once. And killed at
+ *    `settle:after-paid-recorded`: PayLater's success is on the row, nothing in Medusa; the next signal
+ *    completes the cart without asking PayLater again.
  * 3. Killed inside Medusa's completion of a paid cart (the payment authorized and captured by our
  *    settlement) after the order was created and linked to its cart, before its link to the payment
  *    collection, the cart's completion and the capture's order transaction (CI's smoke on the merged
@@ -116,6 +118,28 @@ integrationTestRunner({
       expect(back.headers.location).toContain(`/order/confirmed/${after.orderId}`)
       const row = await ledgerModuleOf(getContainer())!.findAttempt(session!.id)
       expect(row).toMatchObject({ state: "paid", order_id: after.orderId })
+    })
+
+    it("killed after PayLater's success was recorded, before Medusa's completion: the next signal places the order without asking again", async () => {
+      const started = await startCheckout(store, { regionId: seed.regionId, variantId: seed.variants.standard.id }, PAYLATER_PROVIDER_ID)
+      const session = started.session.ok ? started.session.data.session! : null
+      expect(session).not.toBeNull()
+      await paylater().approveLink(session!.id)
+      // What the killed settlement left: PayLater's answer on the row, nothing in Medusa.
+      const ledger = ledgerModuleOf(getContainer())!
+      await ledger.recordStatus(session!.id, { code: 2, message: "Payment successful", signal: "webhook" })
+      expect(await ledgerForCart(getContainer(), started.cart.id)).toMatchObject({ orders: 0, payments: 0 })
+      const statusCalls = () => paylater().requests().filter((r) => r.endpoint === "status" && r.status !== 401).length
+      const asked = statusCalls()
+
+      const back = await api.get(`/paylater/return/${session!.id}?outcome=success`, { maxRedirects: 0, validateStatus: () => true })
+      expect(back.status).toBe(303)
+      const after = await ledgerForCart(getContainer(), started.cart.id)
+      expect(after).toMatchObject({ orders: 1, payments: 1, captures: 1, refunds: 0 })
+      expect(back.headers.location).toContain(`/order/confirmed/${after.orderId}`)
+      // Medusa recorded the payment from the row: PayLater was not asked again.
+      expect(statusCalls()).toBe(asked)
+      expect(await ledger.findAttempt(session!.id)).toMatchObject({ state: "paid", order_id: after.orderId, payment_id: expect.any(String) })
     })
 
     it("killed inside Medusa's completion after the order, before its payment: the order gets PayLater's payment, a person is told, nothing refunded", async () => {

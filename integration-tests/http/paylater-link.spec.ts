@@ -369,36 +369,42 @@ integrationTestRunner({
         expect(await ledger(cart.id)).toMatchObject({ orders: 1, payments: 1, captures: 1 })
       })
 
-      it("settles a new paid notification in one pass: ledger reads, session reads and locks counted (issue 31 budget)", async () => {
+      it("settles a new paid notification: ledger reads, session reads and locks counted (issue 31 budget)", async () => {
         const { cart, session } = await checkout()
         paylater().setWebhookUrl(null)
         await paylater().approveLink(session.id)
+        const statusCallsBefore = paylater().requests().filter((r) => r.endpoint === "status" && r.status !== 401).length
         // The deferred half of PayLater's first notification, as the subscriber runs it.
         const { result, counts } = await countCalls(getContainer(), () => settleNotification(getContainer(), signed(session.id, "success")))
         expect(result?.outcome).toBe("paid")
         expect(await ledger(cart.id)).toMatchObject({ orders: 1, payments: 1, captures: 1 })
         // Issue 31's budget is 3 ledger reads, 1 session read, 2 locks. Ledger reads, met: settlement
-        // reads the named row and the session's current row once (findAttempt, currentAttemptOf); the
-        // owner decision after the order reads the session's rows (attemptsOfSession) and takes the
-        // row it records from the ledger's own write (recordOrderOwner), not from a read back.
-        expect(counts.ledgerReads).toEqual(["findAttempt", "currentAttemptOf", "attemptsOfSession"])
-        // Writes, each reading its row under the row's lock: the links, PayLater's answer, the
-        // payment Medusa created, the order's owner (closing any item about it), the admin's history.
-        expect(counts.ledgerWrites).toEqual(["linkAttempt", "recordStatus", "linkAttempt", "recordOrderOwner", "closeAttentionOfAttempt", "record"])
+        // reads the named row and the session's current row once (findAttempt, currentAttemptOf), and
+        // the provider reads the named row once more when Medusa records the payment, whose
+        // authorization it answers from the row settlement just recorded (findAttempt). Medusa's
+        // completion then finds the payment recorded and asks the provider nothing. The owner decision
+        // after the order starts from the row PayLater's answer left (no attemptsOfSession) and takes
+        // the row it records from the ledger's own write (recordOrderOwner), not from a read back.
+        expect(counts.ledgerReads).toEqual(["findAttempt", "currentAttemptOf", "findAttempt"])
+        // Writes, each reading its row under the row's lock: PayLater's answer with the row's links to
+        // Medusa, the payment Medusa recorded, the order's owner (closing any item about it), the
+        // admin's history.
+        expect(counts.ledgerWrites).toEqual(["recordStatus", "linkAttempt", "recordOrderOwner", "closeAttentionOfAttempt", "record"])
         // Session reads, met for ours: the session with its collection's sessions, once. The collection
-        // had no other session, so the drop before completion reads nothing (a double submit's does, under
-        // the cart lock). Medusa's completion (completeCart, prefixed by the counter) reads it once more.
+        // had no other session, so the drop after the payment is recorded reads nothing (a double
+        // submit's does, under the cart lock). Medusa's completion (completeCart, prefixed by the
+        // counter) reads it once more.
         expect(counts.sessionReads).toEqual(["listPaymentSessions", "completeCart: retrievePaymentSession"])
-        // Locks, met for ours: the session's settlement lock, which is also the critical section the
-        // refunds of its money take (so completion needs no section of its own), and Medusa's cart lock
-        // around the authorization (so no completion of Medusa's own runs meanwhile). Medusa's completion
-        // then takes the cart lock itself (completeCart: acquire): one hold across both would need
-        // Medusa's completion to run nested, which skips its lock for every caller, or not at all.
+        // Locks, met: the session's settlement lock (also the critical section the refunds of its
+        // money take) and the cart lock under which Medusa records the payment; Medusa's completion
+        // takes the cart lock once more (completeCart: acquire).
         expect(counts.locks.map((lock) => lock.replace(/_[0-9A-Z]+$/, "_…"))).toEqual([
           "execute paylater:settle:payses_…",
           "execute cart_…",
           "completeCart: acquire cart_…",
         ])
+        // PayLater was asked once, by settlement: the provider answered Medusa's authorization from the row.
+        expect(paylater().requests().filter((r) => r.endpoint === "status" && r.status !== 401)).toHaveLength(statusCallsBefore + 1)
       })
 
       it("does not let a late failed or pending notification undo a success", async () => {

@@ -64,11 +64,12 @@ integrationTestRunner({
 
     it("a settlement whose ledger write fails throws instead of reporting pending, and a row that keeps failing is listed for a person", async () => {
       const ledgerModule = ledgerModuleOf(getContainer())!
-      const original = ledgerModule.linkAttempt.bind(ledgerModule)
+      // PayLater's answer is recorded (with the row's links) before anything is placed: that write fails.
+      const original = ledgerModule.recordStatus.bind(ledgerModule)
       const { cartId, session } = await linkCheckout()
       paylater().webhookFault({ mode: "drop", status: "success", count: 10 })
       await decideOnLink(String(session.data.payment_link_url), "approve")
-      ledgerModule.linkAttempt = async () => {
+      ledgerModule.recordStatus = async () => {
         throw new Error("injected: the database refused the write")
       }
       try {
@@ -83,7 +84,7 @@ integrationTestRunner({
           expect.objectContaining({ summary: expect.stringContaining("injected: the database refused the write") }),
         ])
       } finally {
-        ledgerModule.linkAttempt = original
+        ledgerModule.recordStatus = original
       }
       // Once the fault is gone, the next run places the order.
       await runScheduledJobs(getContainer(), 14)

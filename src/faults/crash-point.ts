@@ -21,8 +21,13 @@ export const CRASH_POINTS = [
   "start:after-write-ahead",
   /** PayLater answered the create (the order exists there); the row does not record it yet. */
   "start:after-paylater-answered",
-  /** Medusa authorized the paid session (payment recorded); the cart is not an order yet. */
+  /**
+   * Settlement had Medusa record the paid session itself (the cart had other sessions, or no order
+   * could be placed now): payment recorded, the cart is not an order yet.
+   */
   "settle:after-authorized",
+  /** PayLater's success is recorded on the row; Medusa's completion of the cart's only session has not started. */
+  "settle:after-paid-recorded",
   /** The cart became an order; the ledger row does not record the order as its owner yet. */
   "complete:after-order",
   /** PayLater accepted a refund; the refund attempt does not record the outcome yet. */

@@ -105,13 +105,21 @@ async function recordOwner(
 export async function recordOrderOwner(
   container: MedusaContainer,
   placed: { order_id: string; payment_collection_id: string },
-  now: Date = new Date()
+  now: Date = new Date(),
+  /** The row of the settlement that placed the order (as PayLater's answer left it): the likely owner, decided first without a read. */
+  likely?: AttemptRecord | null
 ): Promise<AttemptRecord | null | undefined> {
   const ledger = ledgerModuleOf(container)
   if (!ledger) return null
   const money = await collectionMoneyOf(container, placed.payment_collection_id)
   if (money.order?.id !== placed.order_id) return null
   const sessions = [...new Set(money.payments.filter((p) => p.paylater && !p.canceled && p.session_id).map((p) => p.session_id!))]
+  if (likely && sessions.includes(likely.session_id)) {
+    const owner = decideOwner(likely, money, now)
+    if (owner.owner === "this_order" && owner.order_id === placed.order_id) {
+      return owner.recorded ? likely : await recordOwner(container, likely, placed.payment_collection_id, owner)
+    }
+  }
   let unsure = false
   for (const sessionId of sessions) {
     const rows = await ledger.attemptsOfSession(sessionId)

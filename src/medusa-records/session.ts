@@ -110,3 +110,16 @@ export async function readPayLaterSession(
 export async function currentAttemptOf(container: MedusaContainer, sessionId: string): Promise<AttemptRecord | null> {
   return (await ledgerModuleOf(container)?.currentAttemptOf(sessionId)) ?? null
 }
+
+/**
+ * Whether the collection had sessions besides this one when settlement read it. Medusa's create
+ * deletes the collection's sessions it read, so a session created after that read comes from a
+ * create that either read the collection before this session existed (spanning the shopper's whole
+ * payment) or deletes this one itself: the same race as a session created between the drop and
+ * Medusa's completion, which no drop closes. So a lone session needs no drop; when there were
+ * others they are read again under the cart lock, because their status may have changed since (an
+ * authorized one must never be deleted).
+ */
+export function mayHaveOtherSessions(context: Pick<PayLaterSessionContext, "session_id" | "collection_session_ids">): boolean {
+  return !context.collection_session_ids || context.collection_session_ids.some((id) => id !== context.session_id)
+}

@@ -5,4 +5,3 @@
 export const LEDGER_PORT_SLOT = "medusa-payment-paylater.ledger-port.v1"
 export const REQUEST_CONTEXT_SLOT = "medusa-payment-paylater.request-context.v1"
 export const WEBHOOK_SLOTS_SLOT = "medusa-payment-paylater.webhook-settlement-slots.v1"
-export const STATUS_ANSWER_SLOT = "medusa-payment-paylater.status-answer.v1"

@@ -39,6 +39,6 @@ export async function completeUnlessRefunded(container: MedusaContainer, context
   }
   crashPoint("complete:after-order")
   // Whose money it is, from Medusa's payment record, before anything else can see the order.
-  const held_by = await recordOrderOwner(container, { order_id: completion.order_id, payment_collection_id: context.payment_collection_id })
+  const held_by = await recordOrderOwner(container, { order_id: completion.order_id, payment_collection_id: context.payment_collection_id }, new Date(), context.attempt)
   return { order_id: completion.order_id, held_by }
 }

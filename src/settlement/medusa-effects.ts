@@ -5,7 +5,7 @@ import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/frame
 import type { MedusaContainer } from "@medusajs/framework/types"
 import type { PayLaterSessionData } from "../providers/paylater/session-data"
 import { ATTEMPT_CONTEXT_KEY, SIGNAL_CONTEXT_KEY } from "../modules/paylater-ledger/ledger-port"
-import { currentAttemptOf, type PayLaterSessionContext } from "../medusa-records/session"
+import { currentAttemptOf, mayHaveOtherSessions, type PayLaterSessionContext } from "../medusa-records/session"
 import { takeStatusSlotIn } from "../limits/status-slot"
 
 /**
@@ -32,12 +32,13 @@ export async function takeStatusSlot(
 }
 
 /**
- * Asks PayLater through the provider by authorizing the session (its authorizePayment calls the
- * status operation): a pending or failed answer is written onto the session (status, data with the
- * failure reason) and refused, quietly; a success creates the payment and its capture once (the
- * payment module returns the recorded payment on a repeat). Under the cart's own lock, the one cart
- * completion takes. The payment's data (what PayLater said) when the session is authorized now,
- * null when it is not.
+ * Has Medusa record what PayLater answered settlement a moment ago (askPayLaterAboutRow): the
+ * provider answers Medusa's authorization from the attempt's row, which settlement names, without
+ * asking again. A success creates the payment and its capture once (the payment module returns the
+ * recorded payment on a repeat); a failure is written onto the session (status `error`) and refused,
+ * quietly. Under the cart's own lock, the one cart completion takes, and with the cart's other
+ * unpaid sessions dropped once this one is authorized. The payment's data and id when the session
+ * is authorized now, null when it is not.
  */
 export async function authorizeUnderLock(
   container: MedusaContainer,
@@ -45,33 +46,38 @@ export async function authorizeUnderLock(
   signal: string
 ): Promise<{ data: PayLaterSessionData; payment_id: string } | null> {
   const payment = container.resolve(Modules.PAYMENT)
+  return underCartLock(container, context, async () => {
+    let authorized
+    try {
+      const attempt = context.attempt && context.attempt.state !== "never_started" ? { [ATTEMPT_CONTEXT_KEY]: context.attempt.paylater_order_id } : {}
+      authorized = await payment.authorizePaymentSession(context.session_id, { [SIGNAL_CONTEXT_KEY]: signal, ...attempt })
+    } catch (error) {
+      if (!(error instanceof MedusaError)) {
+        // Not a refusal (a database error, a bug): settlement must not read it as "not paid yet".
+        throw error
+      }
+      // Not paid: what PayLater said is on the session now.
+      return null
+    }
+    if (!authorized) return null
+    crashPoint("settle:after-authorized")
+    if (context.cart_id && mayHaveOtherSessions(context)) {
+      await dropOtherSessions(container, context)
+    }
+    return { data: (authorized.data ?? {}) as PayLaterSessionData, payment_id: authorized.id }
+  })
+}
+
+/** `work` under the cart's lock (a collection's own key without a cart); null when it was not free in time. */
+async function underCartLock<T>(container: MedusaContainer, context: PayLaterSessionContext, work: () => Promise<T>): Promise<T | null> {
   const key = context.cart_id ?? `paylater:collection:${context.payment_collection_id}`
   let entered = false
   try {
     return await container.resolve(Modules.LOCKING).execute(
       key,
-      async () => {
+      () => {
         entered = true
-        let authorized
-        try {
-          // The signal travels to the provider, which records PayLater's answer with it (attempt ledger),
-          // and so does the attempt this settlement read, which the provider then need not look up.
-          const attempt = context.attempt && context.attempt.state !== "never_started" ? { [ATTEMPT_CONTEXT_KEY]: context.attempt.paylater_order_id } : {}
-          authorized = await payment.authorizePaymentSession(context.session_id, { [SIGNAL_CONTEXT_KEY]: signal, ...attempt })
-        } catch (error) {
-          if (!(error instanceof MedusaError)) {
-            // Not a refusal (a database error, a bug): settlement must not read it as "not paid yet".
-            throw error
-          }
-          // Not paid (yet), or PayLater unreachable: what it said, if anything, is on the session now.
-          return null
-        }
-        if (!authorized) return null
-        crashPoint("settle:after-authorized")
-        if (context.cart_id && mayHaveOtherSessions(context)) {
-          await dropOtherSessions(container, context)
-        }
-        return { data: (authorized.data ?? {}) as PayLaterSessionData, payment_id: authorized.id }
+        return work()
       },
       { timeout: CART_LOCK_WAIT_SECONDS }
     )
@@ -80,19 +86,6 @@ export async function authorizeUnderLock(
     if (!entered) return null
     throw error
   }
-}
-
-/**
- * Whether the collection had sessions besides this one when settlement read it. Medusa's create
- * deletes the collection's sessions it read, so a session created after that read comes from a
- * create that either read the collection before this session existed (spanning the shopper's whole
- * payment) or deletes this one itself: the same race as a session created between the drop and
- * Medusa's completion, which no drop closes. So a lone session skips the drop's fresh read; when
- * there were others they are read again here, under the cart lock, because their status may have
- * changed since (an authorized one must never be deleted).
- */
-function mayHaveOtherSessions(context: PayLaterSessionContext): boolean {
-  return !context.collection_session_ids || context.collection_session_ids.some((id) => id !== context.session_id)
 }
 
 /**
@@ -147,9 +140,10 @@ export type CartCompletion = { order_id: string } | { order_id: null; error: str
 
 /**
  * Medusa's own cart completion, run top level so that it takes the cart lock (nested, its lock step
- * is skipped). Only called for a session already authorized: completion's authorization then
- * returns the recorded payment at once, so it never asks PayLater and never fails on payment. Safe
- * to repeat: a second run finds the order and creates nothing.
+ * is skipped). Only called for a session whose payment Medusa has recorded (authorizeUnderLock):
+ * completion's authorization then returns that payment at once, so it never asks PayLater, and an
+ * unpaid visit never creates (and rolls back) an order. Safe to repeat: a second run finds the order
+ * and creates nothing.
  */
 export async function completePaidCart(container: MedusaContainer, cartId: string): Promise<CartCompletion> {
   const engine = container.resolve(Modules.WORKFLOW_ENGINE)

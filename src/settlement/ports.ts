@@ -1,10 +1,10 @@
 import { setTimeout as sleep } from "node:timers/promises"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
-import type { AttemptRecord } from "../modules/paylater-ledger/ledger-port"
+import type { AttemptLinkFields, AttemptRecord } from "../modules/paylater-ledger/ledger-port"
 import type { Owner } from "../modules/paylater-ledger/whose-money"
+import type { AttemptSignal } from "../modules/paylater-ledger/attempt-state"
 import { ledgerModuleOf } from "../modules/paylater-ledger/resolve"
-import { collectStatusAnswer, type StatusAnswer } from "../process-wide/status-answer"
 import { recordOrderOwner, whoseMoney } from "../medusa-records/order-owner"
 import { collectionHoldsNoPayment } from "../medusa-records/owners"
 import { currentAttemptOf, readPayLaterSession, type PayLaterSessionContext } from "../medusa-records/session"
@@ -12,17 +12,12 @@ import { attemptOfPayment, paymentOfAttempt } from "../medusa-records/payment-at
 import { completeUnlessRefunded, type CompletionOutcome } from "./completion"
 import { settleDetachedAttempt } from "./detached-attempt"
 import { authorizeUnderLock, rereadSessionRow, takeStatusSlot } from "./medusa-effects"
+import { askPayLaterAboutRow, type RowAnswer } from "./ask-paylater"
 import { recordOrderCaptures } from "../medusa-records/order-captures"
 import { finishPlacedOrder, type PlacedOrder } from "../medusa-records/finish-order"
 import type { PayLaterPaymentSettledData, Settlement, SettleInput } from "./settle"
 
-export interface AttemptLinks {
-  provider_id?: string | null
-  payment_collection_id?: string | null
-  cart_id?: string | null
-  kind?: string
-  payment_id?: string | null
-}
+export type AttemptLinks = AttemptLinkFields
 
 /**
  * Everything settlement reads and does outside its own rules: the ledger, Medusa's records and
@@ -43,14 +38,17 @@ export interface SettlementPorts {
   paymentIdOfAttempt(row: AttemptRecord): Promise<string | null>
   collectionHoldsNoPayment(collectionId: string): Promise<boolean>
   /**
-   * Medusa's authorization of the session under the cart lock (the provider asks PayLater and
-   * records the answer): the payment it created, null when refused, the attempt that payment was
-   * authorized for (as its data names it), and PayLater's answer if asked.
+   * PayLater's status for the row, asked at the registration that started it and recorded on the
+   * row with `links` (ask-paylater.ts): the one road to PayLater's status.
    */
-  authorize(
-    context: PayLaterSessionContext,
-    signal: string
-  ): Promise<{ payment_id: string | null; authorized_for: string | null; answer: StatusAnswer | null }>
+  askPayLater(row: AttemptRecord, signal: Exclude<AttemptSignal, "checkout">, links?: AttemptLinks): Promise<RowAnswer>
+  /**
+   * Medusa's authorization of the session under the cart lock, answered by the provider from the
+   * row settlement just recorded (it asks PayLater nothing), the cart's other unpaid sessions then
+   * dropped under the same lock: the payment it created, null when refused, and the attempt that
+   * payment was authorized for (as its data names it).
+   */
+  authorize(context: PayLaterSessionContext, signal: string): Promise<{ payment_id: string | null; authorized_for: string | null }>
   recordOrderCaptures(sessionId: string, orderId: string): Promise<void>
   /**
    * Medusa's records of a cart's order its completion left half-made (medusa-records/finish-order.ts);
@@ -89,9 +87,10 @@ export function medusaSettlementPorts(container: MedusaContainer): SettlementPor
     rereadSession: (context) => rereadSessionRow(container, context),
     paymentIdOfAttempt: async (row) => (await paymentOfAttempt(container, row))?.id ?? null,
     collectionHoldsNoPayment: (collectionId) => collectionHoldsNoPayment(container, collectionId),
+    askPayLater: (row, signal, links) => askPayLaterAboutRow(container, row, signal, links),
     authorize: async (context, signal) => {
-      const { result, answer } = await collectStatusAnswer(() => authorizeUnderLock(container, context, signal))
-      return { payment_id: result?.payment_id ?? null, authorized_for: result ? attemptOfPayment(result) : null, answer }
+      const result = await authorizeUnderLock(container, context, signal)
+      return { payment_id: result?.payment_id ?? null, authorized_for: result ? attemptOfPayment(result) : null }
     },
     recordOrderCaptures: async (sessionId, orderId) => {
       await recordOrderCaptures(container, sessionId, orderId)

@@ -1,13 +1,14 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { logRef, type WebhookStatus } from "../lib/paylater"
-import type { AttemptRecord } from "../modules/paylater-ledger/ledger-port"
+import { linkChanges, type AttemptRecord } from "../modules/paylater-ledger/ledger-port"
 import { attemptFactsOf, viewOfSession } from "./attempt-view"
 import { heldByNoOrder } from "../modules/paylater-ledger/whose-money"
 import type { PayLaterSessionContext } from "../medusa-records/session"
 import { holdsOrderMoney, type AttemptSignal, type ViewFacts } from "../modules/paylater-ledger/attempt-state"
 import { settlementStep, type SettlementStep } from "../modules/paylater-ledger/settlement-step"
-import { medusaSettlementPorts, PAYLATER_PAYMENT_SETTLED_EVENT, type SettlementPorts } from "./ports"
+import { medusaSettlementPorts, PAYLATER_PAYMENT_SETTLED_EVENT, type AttemptLinks, type SettlementPorts } from "./ports"
 import { sessionMoneyLockKey } from "../paid-without-order/refund-plan"
+import { crashPoint } from "../faults/crash-point"
 
 export { PAYLATER_PAYMENT_SETTLED_EVENT }
 
@@ -123,55 +124,65 @@ async function statusSlot(ports: SettlementPorts, sessionId: string, input: Sett
 }
 
 /**
- * The steps that act on Medusa: asks PayLater once (through the provider) unless Medusa recorded
- * the payment already, and applies the one transition its answer calls for, completing a paid cart.
+ * The steps that act on Medusa. PayLater is asked once, here, unless its success is on the row
+ * already or Medusa recorded the payment. A paid session's payment is then recorded by Medusa (the
+ * provider answers the authorization from the row: it asks nothing) and the cart completed with
+ * Medusa's own completion. The payment is recorded before the order exists on purpose: Medusa's
+ * completion creates the order (and its link to the cart) before it authorizes the session, and
+ * the store API lets a shopper choose another method on that cart meanwhile, deleting the session;
+ * a payment recorded first survives that and stays the order's (paylater-order-owner.spec.ts). A
+ * decline is recorded on the session.
  */
-async function authorizeAndComplete(ports: SettlementPorts, session: PayLaterSessionContext, input: SettleInput): Promise<Settlement> {
+async function authorizeAndComplete(
+  ports: SettlementPorts,
+  session: PayLaterSessionContext,
+  input: SettleInput,
+  /** The row's new links to Medusa, not written yet: with PayLater's answer, or else first thing. */
+  links: AttemptLinks | null = null
+): Promise<Settlement> {
   let current = session
   let asked = false
   let changed = false
-  let recordedPayment: string | null = null
+  const row = current.attempt
+  const asking = !medusaRecorded(current) && !!row && row.state !== "paid"
+  if (links && !asking) await ports.linkAttempt(row!.paylater_order_id, links)
   if (!medusaRecorded(current)) {
-    if (input.throttle_seconds && !(await statusSlot(ports, current.session_id, input))) {
-      return fromRecord(current, ports.now(), false)
-    }
-    // PayLater is asked once, by the provider inside Medusa's authorization; its answer comes back as a value.
-    const { payment_id: paymentId, authorized_for: authorizedFor, answer } = await ports.authorize(current, input.signal)
-    asked = answer !== null
-    if (!paymentId) {
-      current = await ports.rereadSession(current)
-      if (current.session_gone && current.attempt) {
-        // Deleted while this settlement waited for the cart lock: another session of the cart (a
-        // double submit) was paid first. This attempt is settled from its row and, if paid, listed.
-        // The interval's status slot is already this settlement's: the row's question goes unthrottled.
-        return ports.settleDetached(current.attempt, { ...input, throttle_seconds: undefined })
+    if (!row) return fromRecord(current, ports.now(), false)
+    if (row.state !== "paid") {
+      if (input.throttle_seconds && !(await statusSlot(ports, current.session_id, input))) {
+        if (links) await ports.linkAttempt(row.paylater_order_id, links)
+        return fromRecord(current, ports.now(), false)
       }
-      // The provider recorded PayLater's answer in the ledger even though Medusa refused to authorize.
-      const answered = answer?.answered === true
-      const result = fromRecord(current, ports.now(), asked, answered && current.session_status !== session.session_status)
-      return answered || result.outcome !== "pending" || !asked ? result : { outcome: "unavailable", session: current, asked, changed: false }
+      // Written with the answer, before anything is authorized or placed: a process killed after
+      // Medusa recorded the payment leaves a row that already names its collection and cart.
+      const answer = await ports.askPayLater(row, input.signal, links ?? undefined)
+      asked = answer.kind !== "unrouted"
+      if (answer.kind !== "answered") {
+        const result = fromRecord(current, ports.now(), asked)
+        return result.outcome !== "pending" || !asked ? result : { outcome: "unavailable", session: current, asked, changed: false }
+      }
+      current = { ...current, attempt: answer.row }
+      if (answer.row.state !== "paid") {
+        // A failure is Medusa's record of the session too (status `error`); pending leaves it as it is.
+        // (Should the row have turned paid meanwhile, by Medusa's own completion asking PayLater, this
+        // records that payment instead; the next signal places its order.)
+        if (answer.status.code === 3) await ports.authorize(current, input.signal)
+        return fromRecord(current, ports.now(), true, answer.row.state !== row.state)
+      }
     }
     changed = true
-    recordedPayment = paymentId
-    // The row as PayLater's answer left it; read again only when Medusa had recorded the payment
-    // before our lock (its own completion authorized it) and so the provider was not asked.
-    const attempt = answer?.attempt ?? (await ports.currentAttemptOf(current.session_id)) ?? current.attempt
-    current = { ...current, session_status: "authorized", attempt }
-    // Refunds name the Medusa payment from here on (the provider reads no Medusa record), on the
-    // attempt the payment was authorized for as its data names it (medusa-records/payment-attempt.ts):
-    // Medusa's own completion may have authorized an earlier attempt before our lock.
-    if (!authorizedFor || authorizedFor === current.attempt?.paylater_order_id) {
-      await linkAttempt(ports, current, paymentId)
-    } else {
-      await ports.linkAttempt(authorizedFor, { payment_id: paymentId })
-    }
+    // PayLater's success is on the row, nothing in Medusa yet: the next signal records it from the row.
+    crashPoint("settle:after-paid-recorded")
+    const recorded = await recordPayment(ports, current, input, asked)
+    if (!("recorded" in recorded)) return recorded
+    current = recorded.recorded
   }
   if (current.order_id) {
     // The order exists already: a point-of-sale order, whose capture goes onto it; or a cart's order
     // whose completion died before recording any payment, whose records are finished (and a person
     // told: its stock and confirmation may be missing too).
     if (current.cart_id && current.attempt) {
-      const placed = { order_id: current.order_id, payment_collection_id: current.payment_collection_id, payment_id: recordedPayment }
+      const placed = { order_id: current.order_id, payment_collection_id: current.payment_collection_id, payment_id: current.attempt.payment_id ?? null }
       // Read before the cart lock: a completion that failed since deleted that order; the cart is completed below.
       if (!(await ports.finishPlacedOrder(current.attempt, placed))) current = { ...current, order_id: null }
     } else {
@@ -182,15 +193,60 @@ async function authorizeAndComplete(ports: SettlementPorts, session: PayLaterSes
   if (!current.cart_id || current.order_id) {
     return { outcome: "paid", order_id: current.order_id, session: current, asked, changed }
   }
+  // Medusa recorded the payment: just now (the cart had other sessions), or before (a completion
+  // that failed earlier, or the storefront's own).
+  const placed = await placeOrder(ports, current, input, asked)
+  return placed.outcome === "paid" ? placed : { ...placed, changed }
+}
+
+/** A paid cart completed with Medusa's own completion, and whose money its order holds. */
+async function placeOrder(
+  ports: SettlementPorts,
+  current: PayLaterSessionContext,
+  input: SettleInput,
+  asked: boolean
+): Promise<Extract<Settlement, { outcome: "paid" | "paid_without_order" }>> {
   const completion = await ports.completeCart(current)
   if (completion.order_id !== null) {
     await listIfExtra(ports, current, input, completion.held_by)
     return { outcome: "paid", order_id: completion.order_id, session: { ...current, order_id: completion.order_id }, asked, changed: true }
   }
   if (completion.tried) {
-    ports.warn(`PayLater: ${logRef(current.session_id)} is paid but cart ${logRef(current.cart_id)} could not be completed: ${completion.error}`)
+    ports.warn(`PayLater: ${logRef(current.session_id)} is paid but cart ${logRef(current.cart_id!)} could not be completed: ${completion.error}`)
   }
-  return { outcome: "paid_without_order", cart_id: current.cart_id, error: completion.error, session: current, asked, changed }
+  return { outcome: "paid_without_order", cart_id: current.cart_id!, error: completion.error, session: current, asked, changed: false }
+}
+
+/**
+ * Medusa records the payment PayLater confirmed (the provider answers from the row), and the row
+ * names it. Otherwise the answer settlement gives: the session was deleted meanwhile (another session
+ * of the cart was paid first: this attempt is settled from its row and, if paid, listed), or the cart
+ * lock was busy (the records as they are; the next signal records it).
+ */
+async function recordPayment(
+  ports: SettlementPorts,
+  current: PayLaterSessionContext,
+  input: SettleInput,
+  asked: boolean
+): Promise<{ recorded: PayLaterSessionContext } | Settlement> {
+  const { payment_id: paymentId, authorized_for: authorizedFor } = await ports.authorize(current, input.signal)
+  if (!paymentId) {
+    const now = await ports.rereadSession(current)
+    if (now.session_gone && now.attempt) {
+      // The interval's status slot is already this settlement's: the row's question goes unthrottled.
+      return ports.settleDetached(now.attempt, { ...input, throttle_seconds: undefined })
+    }
+    return fromRecord(now, ports.now(), asked)
+  }
+  const recorded = { ...current, session_status: "authorized", attempt: current.attempt ? { ...current.attempt, payment_id: paymentId } : null }
+  // Refunds name the Medusa payment from here on (the provider reads no Medusa record), on the
+  // attempt the payment was authorized for as its data names it (medusa-records/payment-attempt.ts).
+  if (!authorizedFor || authorizedFor === current.attempt?.paylater_order_id) {
+    await linkAttempt(ports, current, paymentId)
+  } else {
+    await ports.linkAttempt(authorizedFor, { payment_id: paymentId })
+  }
+  return { recorded }
 }
 
 /**
@@ -256,8 +312,14 @@ function factsOf(result: Settlement): ViewFacts | null {
  * the payment this settlement just had Medusa record.
  */
 async function linkAttempt(ports: SettlementPorts, context: PayLaterSessionContext, paymentId?: string): Promise<void> {
+  const links = await newLinksOf(ports, context, paymentId)
+  if (links) await ports.linkAttempt(context.attempt!.paylater_order_id, links)
+}
+
+/** The row's links to Medusa as settlement sees them, when any would change the row; else null. */
+async function newLinksOf(ports: SettlementPorts, context: PayLaterSessionContext, paymentId?: string): Promise<AttemptLinks | null> {
   const row = context.attempt
-  if (!row) return
+  if (!row) return null
   const links = {
     provider_id: context.provider_id,
     payment_collection_id: context.payment_collection_id,
@@ -267,9 +329,7 @@ async function linkAttempt(ports: SettlementPorts, context: PayLaterSessionConte
     // only when authorized for this very attempt (a retried create may have replaced the one it was for).
     payment_id: paymentId ?? (medusaRecorded(context) && !row.payment_id ? await ports.paymentIdOfAttempt(row) : null),
   }
-  if (Object.entries(links).some(([key, value]) => value && (row as unknown as Record<string, unknown>)[key] !== value)) {
-    await ports.linkAttempt(row.paylater_order_id, links)
-  }
+  return Object.keys(linkChanges(row, links)).length ? links : null
 }
 
 async function announce(ports: SettlementPorts, input: SettleInput, what: Pick<PayLaterPaymentSettledData, "outcome" | "order_id">): Promise<void> {
@@ -359,14 +419,14 @@ async function act(ports: SettlementPorts, step: SettlementStep, named: AttemptR
       return { outcome: "unknown_session", session: null, asked: false, changed: false }
   }
   const live = read.session!
+  const links = await newLinksOf(ports, live)
+  if (step.step === "record_in_medusa" || step.step === "ask_paylater" || step.step === "complete_cart") {
+    return authorizeAndComplete(ports, live, input, links)
+  }
   // Written before anything is authorized: a process killed after Medusa recorded the payment
   // leaves a row that already names its collection and cart.
-  await linkAttempt(ports, live)
+  if (links) await ports.linkAttempt(live.attempt!.paylater_order_id, links)
   switch (step.step) {
-    case "record_in_medusa":
-    case "ask_paylater":
-    case "complete_cart":
-      return authorizeAndComplete(ports, live, input)
     case "placed_cart":
       return settleForPlacedCart(ports, live, input)
     case "recorded_paid":

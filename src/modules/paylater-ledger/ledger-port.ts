@@ -49,6 +49,25 @@ export interface StatusReport {
   paylater_ref?: string | null
   signal: AttemptSignal
   at?: Date
+  /**
+   * Where the attempt belongs in Medusa, written with the answer (one write instead of two), as
+   * linkAttempt would: a null never overwrites.
+   */
+  links?: AttemptLinkFields
+}
+
+/** The row's links to Medusa (linkAttempt). */
+export interface AttemptLinkFields {
+  payment_collection_id?: string | null
+  cart_id?: string | null
+  provider_id?: string | null
+  payment_id?: string | null
+  kind?: string
+}
+
+/** The links that would change the row: set, and not what it holds. */
+export function linkChanges(row: object | null | undefined, links: AttemptLinkFields | undefined): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(links ?? {}).filter(([key, value]) => value && (row as Record<string, unknown> | undefined)?.[key] !== value))
 }
 
 export interface AttemptRecord {

@@ -64,9 +64,9 @@ export type SettlementStep =
   | { step: "recorded_paid"; heal_order_captures: boolean }
   /** Medusa recorded the payment; its cart is not an order yet. */
   | { step: "complete_cart" }
-  /** PayLater said paid (the row) but Medusa has not recorded it yet: authorize, then complete. */
+  /** PayLater said paid (the row) but Medusa has not recorded it yet: record (answered from the row), then complete. */
   | { step: "record_in_medusa" }
-  /** PayLater is asked (through Medusa's authorization, which records a success), then complete. */
+  /** PayLater is asked and its answer recorded on the row; paid: record and complete as above. */
   | { step: "ask_paylater" }
   /**
    * Nothing to ask or do: the row answers. `reported_failed`: a notification's `failed`, which is

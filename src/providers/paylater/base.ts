@@ -58,7 +58,6 @@ import { sendGuardedRefund, type RefundLedger } from "./refund-guard"
 import { currentPaymentCollection, currentStoreStart } from "./request-context"
 import { readWebhookBody } from "./webhook-input"
 import { ATTEMPT_CONTEXT_KEY, ledgerPort, SIGNAL_CONTEXT_KEY, type AttemptRecord, type LedgerPort } from "../../modules/paylater-ledger/ledger-port"
-import { reportStatusAnswer } from "../../process-wide/status-answer"
 import { LEDGER_PORT_SLOT } from "../../process-wide/slot-keys"
 import type { AttemptKind, AttemptSignal, AttemptState } from "../../modules/paylater-ledger/attempt-state"
 import { SIGNALS } from "../../modules/paylater-ledger/attempt-state"
@@ -256,8 +255,20 @@ export abstract class PayLaterBaseProvider extends AbstractPaymentProvider<PayLa
     }
   }
 
+  /**
+   * Medusa's authorization is answered from PayLater's word already on the attempt's row when there
+   * is one to answer with: a paid row (PayLater's success is final: only a refund sends the money
+   * back, and settlement checks for one before it completes a cart), or the attempt settlement names, which it has just
+   * asked PayLater about and recorded under its lock. So settlement asks once, by itself, and then
+   * has Medusa record the answer or place the order; otherwise (the storefront's own completion of
+   * an unpaid row) PayLater is asked here.
+   */
   async authorizePayment(input: AuthorizePaymentInput): Promise<AuthorizePaymentOutput> {
-    return this.refreshFromPayLater(input.data, input.context)
+    const data = (input.data ?? {}) as PayLaterSessionData
+    const { orderId, row } = await this.attemptToAuthorize(data, input.context)
+    const recorded = row && recordedStatusOf(row, row.paylater_order_id === namedAttemptOf(input.context))
+    if (!recorded) return this.refreshFromPayLater(data, input.context, orderId)
+    return { status: this.sessionStatusOf(recorded, row.state), data: { ...data, ...statusDataFor(recorded), paylater_order_id: orderId } }
   }
 
   async getPaymentStatus(input: GetPaymentStatusInput): Promise<GetPaymentStatusOutput> {
@@ -390,10 +401,11 @@ export abstract class PayLaterBaseProvider extends AbstractPaymentProvider<PayLa
 
   protected async refreshFromPayLater(
     rawData: Record<string, unknown> | undefined,
-    context: PaymentProviderContext | undefined
+    context: PaymentProviderContext | undefined,
+    known?: string
   ): Promise<{ status: PaymentSessionStatus; data: PayLaterSessionData }> {
     const data = (rawData ?? {}) as PayLaterSessionData
-    const orderId = await this.orderIdOf(data, context)
+    const orderId = known ?? (await this.attemptToAuthorize(data, context)).orderId
     const { status, row } = await this.fetchStatus(orderId, signalOf(context))
     // The attempt PayLater was asked about, not the one the data named: they differ once a retry
     // ("-2") replaced it, and refunds and cancels find their ledger row by this key.
@@ -413,8 +425,6 @@ export abstract class PayLaterBaseProvider extends AbstractPaymentProvider<PayLa
         paylater_ref: status.payLaterOrderId ?? null,
         signal,
       })
-      // The settlement that caused this call gets the answer as a value (process-wide/status-answer.ts).
-      reportStatusAnswer({ answered: true, attempt: row })
       return { status, row }
     } catch (error) {
       if (answered) throw error
@@ -424,7 +434,6 @@ export abstract class PayLaterBaseProvider extends AbstractPaymentProvider<PayLa
       if (isPayLaterError(error)) {
         // Asked and not answered: the row is asked again later, never dropped.
         await this.ledger().recordUnanswered(orderId)
-        reportStatusAnswer({ answered: false })
       }
       throw toMedusaError(error, "status")
     }
@@ -569,20 +578,20 @@ export abstract class PayLaterBaseProvider extends AbstractPaymentProvider<PayLa
   }
 
   /**
-   * The PayLater order to ask about. It must belong to this session: data a storefront sent can
-   * never point the status check at somebody else's paid order. Settlement names the session's
-   * current attempt it read under its lock (never a started-never one); other callers are answered
-   * from the ledger.
+   * The PayLater order to ask about, with its row when it was read. It must belong to this session:
+   * data a storefront sent can never point the status check at somebody else's paid order.
+   * Settlement names the attempt it asked about under its lock (never a started-never one); other
+   * callers are answered from the session's current attempt in the ledger.
    */
-  protected async orderIdOf(data: PayLaterSessionData, context?: PaymentProviderContext): Promise<string> {
+  protected async attemptToAuthorize(data: PayLaterSessionData, context?: PaymentProviderContext): Promise<{ orderId: string; row: AttemptRecord | null }> {
     const sessionId = context?.idempotency_key ?? text(data, "session_id")
-    const named = (context as Record<string, unknown> | undefined)?.[ATTEMPT_CONTEXT_KEY]
-    const current = typeof named === "string" ? { paylater_order_id: named, state: "open" } : sessionId ? await this.ledger().currentAttemptOf(sessionId) : null
-    const orderId = current && current.state !== "never_started" ? current.paylater_order_id : undefined
+    const named = namedAttemptOf(context)
+    const row = named ? await this.ledger().findAttempt(named) : sessionId ? await this.ledger().currentAttemptOf(sessionId) : null
+    const orderId = named ?? (row && row.state !== "never_started" ? row.paylater_order_id : undefined)
     if (!orderId || !sessionId || sessionIdFromOrderId(orderId) !== sessionId) {
       throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "This payment session was not started with PayLater.")
     }
-    return orderId
+    return { orderId, row: row?.paylater_order_id === orderId ? row : null }
   }
 }
 
@@ -604,4 +613,21 @@ function attemptNumberOf(orderId: string): number {
 function signalOf(context: PaymentProviderContext | undefined): AttemptSignal {
   const value = (context as Record<string, unknown> | undefined)?.[SIGNAL_CONTEXT_KEY]
   return (SIGNALS as readonly string[]).includes(value as string) ? (value as AttemptSignal) : "checkout"
+}
+
+/** The attempt settlement names in Medusa's provider context: it asked PayLater about it just now. */
+function namedAttemptOf(context: PaymentProviderContext | undefined): string | undefined {
+  const named = (context as Record<string, unknown> | undefined)?.[ATTEMPT_CONTEXT_KEY]
+  return typeof named === "string" ? named : undefined
+}
+
+/**
+ * PayLater's answer as the row recorded it, when authorization may be answered with it: a paid row,
+ * or any recorded answer of the attempt settlement names (`justAsked`). Null: ask PayLater.
+ */
+function recordedStatusOf(row: AttemptRecord, justAsked: boolean): PaymentStatus | null {
+  const code = row.state === "paid" ? 2 : justAsked ? row.last_status_code : null
+  if (code !== 0 && code !== 1 && code !== 2 && code !== 3) return null
+  const state = (["not_initiated", "pending", "success", "failed"] as const)[code]
+  return { code, state, message: "", payLaterOrderId: row.paylater_ref ?? null, merchantReference: null }
 }

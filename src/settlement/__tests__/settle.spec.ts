@@ -2,7 +2,7 @@ import type { AttemptRecord } from "../../modules/paylater-ledger/ledger-port"
 import type { Owner } from "../../modules/paylater-ledger/whose-money"
 import type { PayLaterSessionContext } from "../../medusa-records/session"
 import type { PlacedOrder } from "../../medusa-records/finish-order"
-import type { StatusAnswer } from "../../process-wide/status-answer"
+import type { RowAnswer } from "../ask-paylater"
 import type { CompletionOutcome } from "../completion"
 import type { SettlementPorts } from "../ports"
 import { settleWith, type PayLaterPaymentSettledData, type Settlement, type SettleInput } from "../settle"
@@ -36,6 +36,7 @@ function session(extra: Partial<PayLaterSessionContext> = {}): PayLaterSessionCo
     order_id: null,
     for_order: false,
     attempt: attempt(),
+    collection_session_ids: ["payses_1"],
     ...extra,
   }
 }
@@ -45,8 +46,10 @@ interface World {
   session?: PayLaterSessionContext | null
   /** What the session looks like after a refused authorization. */
   afterRefusal?: PayLaterSessionContext
-  /** Medusa's authorization: the payment it created (null: refused) and PayLater's answer. */
-  authorize?: { payment_id: string | null; authorized_for?: string | null; answer: StatusAnswer | null }
+  /** PayLater's answer to settlement's question, as recorded on the row. */
+  ask?: RowAnswer
+  /** Medusa's authorization (answered from the row): the payment it created (null: refused). */
+  authorize?: { payment_id: string | null; authorized_for?: string | null }
   completion?: CompletionOutcome
   owner?: Owner
   collectionHoldsNoPayment?: boolean
@@ -59,6 +62,8 @@ interface World {
 
 const paidRow = (extra: Partial<AttemptRecord> = {}) => attempt({ state: "paid", ...extra })
 const heldRow = () => paidRow({ order_id: "order_1", payment_id: "pay_1" })
+const status = (code: 0 | 1 | 2 | 3) => ({ code, state: (["not_initiated", "pending", "success", "failed"] as const)[code], message: "", payLaterOrderId: null, merchantReference: null })
+const paidAnswer = (): RowAnswer => ({ kind: "answered", status: status(2), row: paidRow() })
 
 function fake(world: World) {
   const calls: string[] = []
@@ -67,6 +72,7 @@ function fake(world: World) {
   const links: Array<Record<string, unknown>> = []
   const warnings: string[] = []
   const finished: PlacedOrder[] = []
+  const asked: Array<object | null> = []
   const call = (name: string) => calls.push(name)
   const ports: SettlementPorts = {
     now: () => NOW,
@@ -81,10 +87,8 @@ function fake(world: World) {
     rereadSession: async (context) => (call("rereadSession"), world.afterRefusal ?? context),
     paymentIdOfAttempt: async () => (call("paymentIdOfAttempt"), "pay_medusa"),
     collectionHoldsNoPayment: async () => (call("collectionHoldsNoPayment"), world.collectionHoldsNoPayment ?? false),
-    authorize: async () => (
-      call("authorize"),
-      { authorized_for: null, ...(world.authorize ?? { payment_id: "pay_1", authorized_for: "payses_1", answer: { answered: true, attempt: paidRow() } }) }
-    ),
+    askPayLater: async (_row, _signal, l) => (call("askPayLater"), asked.push(l ?? null), world.ask ?? paidAnswer()),
+    authorize: async () => (call("authorize"), { authorized_for: null, ...(world.authorize ?? { payment_id: "pay_1", authorized_for: "payses_1" }) }),
     recordOrderCaptures: async () => void call("recordOrderCaptures"),
     finishPlacedOrder: async (_row, placed) => (call("finishPlacedOrder"), finished.push(placed), world.orderStillPlaced ?? true),
     completeCart: async () => (call("completeCart"), world.completion ?? { order_id: "order_1", held_by: heldRow() }),
@@ -104,7 +108,7 @@ function fake(world: World) {
     announce: async (data) => void announced.push(data),
     warn: (message) => void warnings.push(message),
   }
-  return { ports, calls, announced, detached, links, warnings, finished }
+  return { ports, calls, announced, detached, links, warnings, finished, asked }
 }
 
 const notification = (reported: "success" | "pending" | "failed", order = "payses_1"): SettleInput => ({
@@ -124,29 +128,89 @@ describe("settlement (behind ports)", () => {
       expect(f.announced).toEqual([{ session_id: "payses_1", signal: "webhook", outcome: "paid", order_id: "order_1" }])
     })
 
-    it("settles a new one in one pass: one lock, one session read, asked once, completed once, no re-read", async () => {
+    it("settles a new one: one lock of ours, one session read, asked once, the payment recorded from the answer, then Medusa's own completion", async () => {
       const f = fake({ named: attempt(), session: session() })
       const result = await settleWith(f.ports, notification("success"))
       expect(result).toMatchObject({ outcome: "paid", order_id: "order_1", asked: true, changed: true, facts: { state: "paid", order_id: "order_1" } })
-      expect(f.calls).toEqual(["findAttempt", "lock", "readSession", "authorize", "linkAttempt", "completeCart"])
-      // The payment Medusa created is on the row before completion.
-      expect(f.links).toEqual([expect.objectContaining({ payment_id: "pay_1" })])
+      expect(f.calls).toEqual(["findAttempt", "lock", "readSession", "askPayLater", "authorize", "linkAttempt", "completeCart"])
       expect(f.announced).toEqual([{ session_id: "payses_1", signal: "webhook", outcome: "paid", order_id: "order_1" }])
     })
 
-    it("writes the row's links before authorizing when they are new", async () => {
+    it("writes the row's new links with PayLater's answer, before anything is placed", async () => {
       const f = fake({ named: attempt({ cart_id: null }), session: session({ attempt: attempt({ cart_id: null }) }) })
       await settleWith(f.ports, notification("success"))
-      expect(f.calls.slice(0, 5)).toEqual(["findAttempt", "lock", "readSession", "linkAttempt", "authorize"])
-      expect(f.links[0]).toMatchObject({ cart_id: "cart_1", payment_id: null })
+      expect(f.calls.slice(0, 5)).toEqual(["findAttempt", "lock", "readSession", "askPayLater", "authorize"])
+      expect(f.asked[0]).toMatchObject({ cart_id: "cart_1", payment_id: null })
+      // Afterwards only the payment Medusa recorded is linked.
+      expect(f.links).toEqual([expect.objectContaining({ payment_id: "pay_1" })])
     })
 
-    it("lists the payment as paid without an order when the cart cannot become one, and says so", async () => {
+    it("writes the row's new links on their own first when PayLater is not asked", async () => {
+      const f = fake({ session: session({ attempt: attempt({ cart_id: null }) }), slotFree: false })
+      await settleWith(f.ports, { session_id: "payses_1", signal: "poll", throttle_seconds: 5 })
+      expect(f.calls).toEqual(["lock", "readSession", "takeStatusSlot", "linkAttempt"])
+      expect(f.links[0]).toMatchObject({ cart_id: "cart_1" })
+      const paid = fake({ session: session({ attempt: paidRow({ cart_id: null }) }) })
+      await settleWith(paid.ports, { session_id: "payses_1", signal: "reconciliation" })
+      expect(paid.calls.slice(0, 4)).toEqual(["lock", "readSession", "linkAttempt", "authorize"])
+    })
+
+    it("does not ask again about a row PayLater already said is paid: completes the cart", async () => {
+      const f = fake({ session: session({ attempt: paidRow() }) })
+      const result = await settleWith(f.ports, { session_id: "payses_1", signal: "reconciliation" })
+      expect(result).toMatchObject({ outcome: "paid", order_id: "order_1", asked: false, changed: true })
+      expect(f.calls).toEqual(["lock", "readSession", "authorize", "linkAttempt", "completeCart"])
+    })
+
+    it("lists the payment as paid without an order when the cart cannot become one, has Medusa record the payment, and says so", async () => {
       const f = fake({ named: attempt(), session: session(), completion: { order_id: null, error: "out of stock", tried: true } })
       const result = await settleWith(f.ports, notification("success"))
-      expect(result).toMatchObject({ outcome: "paid_without_order", cart_id: "cart_1", error: "out of stock", facts: { state: "paid", order_id: null } })
+      expect(result).toMatchObject({ outcome: "paid_without_order", cart_id: "cart_1", error: "out of stock", changed: true, facts: { state: "paid", order_id: null } })
+      expect(result.session?.session_status).toBe("authorized")
+      // Recorded before the completion is tried, once.
+      expect(f.calls.filter((c) => ["completeCart", "authorize"].includes(c))).toEqual(["authorize", "completeCart"])
+      expect(f.links).toEqual([expect.objectContaining({ payment_id: "pay_1" })])
       expect(f.announced).toEqual([{ session_id: "payses_1", signal: "webhook", outcome: "paid_without_order", order_id: null }])
       expect(f.warnings).toHaveLength(1)
+    })
+
+    it("records the payment first when the cart has other sessions (they are dropped under the same cart lock), then completes", async () => {
+      const f = fake({ named: attempt(), session: session({ collection_session_ids: ["payses_1", "payses_2"] }) })
+      const result = await settleWith(f.ports, notification("success"))
+      expect(result).toMatchObject({ outcome: "paid", order_id: "order_1", asked: true, changed: true })
+      expect(f.calls).toEqual(["findAttempt", "lock", "readSession", "askPayLater", "authorize", "linkAttempt", "completeCart"])
+    })
+
+    it("records the payment first when an earlier answer closed the session (a declined card paid again on the same link), then completes", async () => {
+      const f = fake({ named: attempt({ state: "declined" }), session: session({ session_status: "error", attempt: attempt({ state: "declined" }) }) })
+      const result = await settleWith(f.ports, notification("success"))
+      expect(result).toMatchObject({ outcome: "paid", order_id: "order_1", changed: true })
+      expect(f.calls.indexOf("authorize")).toBeGreaterThan(-1)
+      expect(f.calls.indexOf("authorize")).toBeLessThan(f.calls.indexOf("completeCart"))
+    })
+
+    it("neither completes nor records anything while the cart lock is busy: the row answers (still processing)", async () => {
+      const f = fake({ named: attempt(), session: session({ collection_session_ids: ["payses_1", "payses_2"] }), authorize: { payment_id: null } })
+      const result = await settleWith(f.ports, notification("success"))
+      expect(result).toMatchObject({ outcome: "pending", asked: true, facts: { state: "paid", order_id: null } })
+      expect(f.calls).not.toContain("completeCart")
+    })
+
+    it("has Medusa record PayLater's failure on the session, and places nothing", async () => {
+      const declined = attempt({ state: "declined", last_status_code: 3 })
+      const f = fake({ named: attempt(), session: session(), ask: { kind: "answered", status: status(3), row: declined } })
+      const result = await settleWith(f.ports, { session_id: "payses_1", signal: "return" })
+      expect(result).toMatchObject({ outcome: "failed", reason: "declined", asked: true, changed: true })
+      expect(f.calls.slice(-2)).toEqual(["askPayLater", "authorize"])
+      expect(f.calls).not.toContain("completeCart")
+    })
+
+    it("leaves Medusa alone on a pending answer", async () => {
+      const f = fake({ session: session(), ask: { kind: "answered", status: status(1), row: attempt() } })
+      const result = await settleWith(f.ports, { session_id: "payses_1", signal: "poll" })
+      expect(result).toMatchObject({ outcome: "pending", asked: true })
+      expect(f.calls).not.toContain("authorize")
+      expect(f.calls).not.toContain("completeCart")
     })
 
     it("settles the payment as extra when the order placed holds another payment", async () => {
@@ -158,9 +222,14 @@ describe("settlement (behind ports)", () => {
     })
 
     it("links the payment to the attempt Medusa authorized it for, when that is not the one read", async () => {
-      // Medusa's own completion authorized the session (for its first attempt) before our lock.
+      // Medusa's own completion authorized the session for its first attempt; the row read is the second.
       const current = attempt({ paylater_order_id: "payses_1-2" })
-      const f = fake({ session: session({ attempt: current }), authorize: { payment_id: "pay_1", authorized_for: "payses_1", answer: null } })
+      const f = fake({
+        session: session({ attempt: current }),
+        ask: { kind: "answered", status: status(2), row: paidRow({ paylater_order_id: "payses_1-2" }) },
+        completion: { order_id: null, error: "out of stock", tried: true },
+        authorize: { payment_id: "pay_1", authorized_for: "payses_1" },
+      })
       f.ports.linkAttempt = async (id, l) => void f.links.push({ id, ...l })
       await settleWith(f.ports, { session_id: "payses_1", signal: "poll" })
       expect(f.links).toEqual([{ id: "payses_1", payment_id: "pay_1" }])
@@ -173,16 +242,22 @@ describe("settlement (behind ports)", () => {
       expect(f.detached).toEqual([])
     })
 
-    it("settles from the row an attempt whose session was deleted while it waited for the cart lock", async () => {
+    it("settles from the row an attempt whose session was deleted before Medusa could record it", async () => {
       const gone = session({ session_gone: true, attempt: paidRow() })
-      const f = fake({ named: attempt(), session: session({ session_status: "pending" }), authorize: { payment_id: null, answer: { answered: true } }, afterRefusal: gone })
+      const f = fake({
+        named: attempt(),
+        session: session({ session_status: "pending" }),
+        completion: { order_id: null, error: "cart changed", tried: true },
+        authorize: { payment_id: null },
+        afterRefusal: gone,
+      })
       const result = await settleWith(f.ports, { ...notification("success"), throttle_seconds: 5 })
       expect(result.outcome).toBe("detached")
       expect(f.detached).toEqual([{ row: paidRow(), input: expect.objectContaining({ throttle_seconds: undefined }) }])
     })
 
     it("says PayLater is unavailable when it did not answer, and changes nothing", async () => {
-      const f = fake({ named: attempt(), session: session(), authorize: { payment_id: null, answer: { answered: false } } })
+      const f = fake({ named: attempt(), session: session(), ask: { kind: "unanswered" } })
       const result = await settleWith(f.ports, notification("success"))
       expect(result).toMatchObject({ outcome: "unavailable", asked: true, changed: false })
       expect(f.calls).not.toContain("completeCart")

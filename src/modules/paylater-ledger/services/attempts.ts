@@ -1,7 +1,7 @@
 import { BigNumber, InjectManager, InjectTransactionManager, MedusaContext } from "@medusajs/framework/utils"
 import type { Context } from "@medusajs/framework/types"
 import { completionBackoffAfter, completionBackoffOf, nextAskAt, nextState, type AttemptEvent, type AttemptState } from "../attempt-state"
-import type { AttemptLedger, AttemptRecord, StatusReport, WriteAheadInput } from "../ledger-port"
+import { linkChanges, type AttemptLedger, type AttemptLinkFields, type AttemptRecord, type StatusReport, type WriteAheadInput } from "../ledger-port"
 import { lockAttemptOf } from "./sql"
 import { PayLaterTables } from "./tables"
 
@@ -74,6 +74,7 @@ export class Attempts extends PayLaterTables implements AttemptLedger {
         asks: (row.asks ?? 0) + 1,
         next_ask_at: nextAskAt((row.asks ?? 0) + 1, at),
         ...(report.paylater_ref ? { paylater_ref: report.paylater_ref } : {}),
+        ...linkChanges(row, report.links),
       }),
       sharedContext,
       at
@@ -96,19 +97,11 @@ export class Attempts extends PayLaterTables implements AttemptLedger {
   @InjectTransactionManager()
   async linkAttempt(
     paylaterOrderId: string,
-    links: {
-      payment_collection_id?: string | null
-      cart_id?: string | null
-      provider_id?: string | null
-      payment_id?: string | null
-      kind?: string
-    },
+    links: AttemptLinkFields,
     @MedusaContext() sharedContext: Context = {}
   ): Promise<void> {
     const [row] = await this.listPayLaterAttempts({ paylater_order_id: paylaterOrderId }, { take: 1 }, sharedContext)
-    const changes = Object.fromEntries(
-      Object.entries(links).filter(([key, value]) => value && (row as Record<string, unknown> | undefined)?.[key] !== value)
-    )
+    const changes = linkChanges(row, links)
     if (row && Object.keys(changes).length) {
       await this.updatePayLaterAttempts({ id: row.id, ...changes }, sharedContext)
     }

@@ -205,13 +205,41 @@ describe("Request to Pay: status through the shared base", () => {
   it("maps 2 → captured, 0/1 → pending, declined 3 → error", async () => {
     const { provider, fake, data, ledger } = await started()
     fake.statusAnswers.push(status(1), status(2), status(3))
-    expect((await provider.authorizePayment({ data })).status).toBe("pending")
-    expect((await provider.authorizePayment({ data })).status).toBe("captured")
-    const declined = await provider.authorizePayment({ data })
+    expect((await provider.getPaymentStatus({ data })).status).toBe("pending")
+    expect((await provider.getPaymentStatus({ data })).status).toBe("captured")
+    const declined = await provider.getPaymentStatus({ data })
     expect(declined.status).toBe("error")
     // As stored (JSON): no copy of the verdict in the data; the row answers (paid stays final here).
     expect(JSON.parse(JSON.stringify(declined.data))).not.toHaveProperty("paylater_failure_reason")
     expect(ledger.rows[0]).toMatchObject({ state: "paid" })
+  })
+
+  it("authorizes from the row once PayLater said paid, asking nothing more (Medusa's completion after settlement)", async () => {
+    const { provider, fake, data } = await started()
+    fake.statusAnswers.push(status(1), status(2), status(3))
+    expect((await provider.authorizePayment({ data })).status).toBe("pending")
+    expect((await provider.authorizePayment({ data })).status).toBe("captured")
+    const asked = fake.statusCalls.length
+    const again = await provider.authorizePayment({ data })
+    expect(again.status).toBe("captured")
+    expect(again.data).toMatchObject({ paylater_order_id: data.paylater_order_id })
+    expect(fake.statusCalls).toHaveLength(asked)
+  })
+
+  it("answers settlement's authorization from the answer it just recorded for the attempt it names", async () => {
+    const { provider, fake, data, ledger } = await started()
+    fake.statusAnswers.push(status(3))
+    const orderId = data.paylater_order_id as string
+    await provider.getPaymentStatus({ data })
+    expect(ledger.rows[0]).toMatchObject({ last_status_code: 3 })
+    const asked = fake.statusCalls.length
+    const recorded = await provider.authorizePayment({ data, context: { paylater_attempt: orderId } as never })
+    expect(recorded.status).toBe("error")
+    expect(fake.statusCalls).toHaveLength(asked)
+    // Without the name, an unpaid row is asked about again.
+    fake.statusAnswers.push(status(1))
+    expect((await provider.authorizePayment({ data })).status).toBe("pending")
+    expect(fake.statusCalls).toHaveLength(asked + 1)
   })
 
   it("ends an expired request as canceled with reason expired", async () => {
