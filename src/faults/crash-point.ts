@@ -21,12 +21,9 @@ export const CRASH_POINTS = [
   "start:after-write-ahead",
   /** PayLater answered the create (the order exists there); the row does not record it yet. */
   "start:after-paylater-answered",
-  /**
-   * Settlement had Medusa record the paid session itself (the cart had other sessions, or no order
-   * could be placed now): payment recorded, the cart is not an order yet.
-   */
+  /** Medusa recorded the paid session's payment (authorized and captured); the cart is not an order yet. */
   "settle:after-authorized",
-  /** PayLater's success is recorded on the row; Medusa's completion of the cart's only session has not started. */
+  /** PayLater's success is recorded on the row; Medusa has not recorded the payment yet. */
   "settle:after-paid-recorded",
   /** The cart became an order; the ledger row does not record the order as its owner yet. */
   "complete:after-order",
