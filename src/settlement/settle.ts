@@ -164,15 +164,18 @@ async function authorizeAndComplete(
       current = { ...current, attempt: answer.row }
       if (answer.row.state !== "paid") {
         // A failure is Medusa's record of the session too (status `error`); pending leaves it as it is.
-        // (Should the row have turned paid meanwhile, by Medusa's own completion asking PayLater, this
-        // records that payment instead; the next signal places its order.)
-        if (answer.status.code === 3) await ports.authorize(current, input.signal)
-        return fromRecord(current, ports.now(), true, answer.row.state !== row.state)
+        const paidMeanwhile = answer.status.code === 3 && !!(await ports.authorize(current, input.signal)).payment_id
+        if (!paidMeanwhile) return fromRecord(current, ports.now(), true, answer.row.state !== row.state)
+        // Medusa holds a payment for the session after all: the shopper paid again on the same link and
+        // PayLater's success reached Medusa by another road (the storefront's own completion) between
+        // this answer and the cart lock. Paid, and its order placed below: never answered "declined".
+        current = await ports.rereadSession(current)
       }
     }
     changed = true
     // PayLater's success is on the row, nothing in Medusa yet: the next signal records it from the row.
-    crashPoint("settle:after-paid-recorded")
+    if (!medusaRecorded(current)) crashPoint("settle:after-paid-recorded")
+    // (Recorded meanwhile: Medusa's authorization returns that payment, and the row is linked to it.)
     const recorded = await recordPayment(ports, current, input, asked)
     if (!("recorded" in recorded)) return recorded
     current = recorded.recorded

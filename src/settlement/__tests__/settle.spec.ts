@@ -198,11 +198,26 @@ describe("settlement (behind ports)", () => {
 
     it("has Medusa record PayLater's failure on the session, and places nothing", async () => {
       const declined = attempt({ state: "declined", last_status_code: 3 })
-      const f = fake({ named: attempt(), session: session(), ask: { kind: "answered", status: status(3), row: declined } })
+      const f = fake({ named: attempt(), session: session(), ask: { kind: "answered", status: status(3), row: declined }, authorize: { payment_id: null } })
       const result = await settleWith(f.ports, { session_id: "payses_1", signal: "return" })
       expect(result).toMatchObject({ outcome: "failed", reason: "declined", asked: true, changed: true })
       expect(f.calls.slice(-2)).toEqual(["askPayLater", "authorize"])
       expect(f.calls).not.toContain("completeCart")
+    })
+
+    it("a decline answered while the shopper's retry on the same link was paid and recorded by the storefront's own completion: paid, its order placed, never 'declined'", async () => {
+      const declined = attempt({ state: "declined", last_status_code: 3 })
+      const f = fake({
+        named: attempt(),
+        session: session(),
+        ask: { kind: "answered", status: status(3), row: declined },
+        // Medusa's authorization returns the payment its own completion recorded meanwhile; the row says paid now.
+        afterRefusal: session({ session_status: "authorized", attempt: paidRow() }),
+      })
+      const result = await settleWith(f.ports, { session_id: "payses_1", signal: "return" })
+      expect(result).toMatchObject({ outcome: "paid", order_id: "order_1", asked: true, changed: true, facts: { state: "paid", order_id: "order_1" } })
+      expect(f.calls).toEqual(["lock", "readSession", "askPayLater", "authorize", "rereadSession", "authorize", "linkAttempt", "completeCart"])
+      expect(f.links).toEqual([expect.objectContaining({ payment_id: "pay_1" })])
     })
 
     it("leaves Medusa alone on a pending answer", async () => {
