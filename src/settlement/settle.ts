@@ -143,6 +143,8 @@ async function authorizeAndComplete(
   let current = session
   let asked = false
   let changed = false
+  /** Medusa's authorization, when a decline's already returned a payment (recorded meanwhile). */
+  let authorized: Authorization | null = null
   const row = current.attempt
   const asking = !medusaRecorded(current) && !!row && row.state !== "paid"
   if (links && !asking) await ports.linkAttempt(row!.paylater_order_id, links)
@@ -164,8 +166,8 @@ async function authorizeAndComplete(
       current = { ...current, attempt: answer.row }
       if (answer.row.state !== "paid") {
         // A failure is Medusa's record of the session too (status `error`); pending leaves it as it is.
-        const paidMeanwhile = answer.status.code === 3 && !!(await ports.authorize(current, input.signal)).payment_id
-        if (!paidMeanwhile) return fromRecord(current, ports.now(), true, answer.row.state !== row.state)
+        authorized = answer.status.code === 3 ? await ports.authorize(current, input.signal) : null
+        if (!authorized?.payment_id) return fromRecord(current, ports.now(), true, answer.row.state !== row.state)
         // Medusa holds a payment for the session after all: the shopper paid again on the same link and
         // PayLater's success reached Medusa by another road (the storefront's own completion) between
         // this answer and the cart lock. Paid, and its order placed below: never answered "declined".
@@ -175,8 +177,7 @@ async function authorizeAndComplete(
     changed = true
     // PayLater's success is on the row, nothing in Medusa yet: the next signal records it from the row.
     if (!medusaRecorded(current)) crashPoint("settle:after-paid-recorded")
-    // (Recorded meanwhile: Medusa's authorization returns that payment, and the row is linked to it.)
-    const recorded = await recordPayment(ports, current, input, asked)
+    const recorded = await recordPayment(ports, current, input, asked, authorized)
     if (!("recorded" in recorded)) return recorded
     current = recorded.recorded
   }
@@ -201,6 +202,8 @@ async function authorizeAndComplete(
   const placed = await placeOrder(ports, current, input, asked)
   return placed.outcome === "paid" ? placed : { ...placed, changed }
 }
+
+type Authorization = Awaited<ReturnType<SettlementPorts["authorize"]>>
 
 /** A paid cart completed with Medusa's own completion, and whose money its order holds. */
 async function placeOrder(
@@ -230,9 +233,11 @@ async function recordPayment(
   ports: SettlementPorts,
   current: PayLaterSessionContext,
   input: SettleInput,
-  asked: boolean
+  asked: boolean,
+  /** Medusa's authorization of the session already taken by this settlement (a decline's, paid meanwhile). */
+  authorized: Authorization | null = null
 ): Promise<{ recorded: PayLaterSessionContext } | Settlement> {
-  const { payment_id: paymentId, authorized_for: authorizedFor } = await ports.authorize(current, input.signal)
+  const { payment_id: paymentId, authorized_for: authorizedFor } = authorized ?? (await ports.authorize(current, input.signal))
   if (!paymentId) {
     const now = await ports.rereadSession(current)
     if (now.session_gone && now.attempt) {
