@@ -118,10 +118,7 @@ export async function startCluster(opts: { runId: string; migrateEnv: NodeJS.Pro
   fs.chmodSync(workDir, 0o755)
 
   const db = await ensureDatabase({ dataDir: path.join(workDir, "pg"), log })
-  // Embedded or DATABASE_URL: the env it returns; DB_HOST: the test runner's own DB_* variables.
-  const server: Record<string, string | undefined> = Object.keys(db.env).length
-    ? db.env
-    : { DB_HOST: process.env.DB_HOST, DB_PORT: process.env.DB_PORT, DB_USERNAME: process.env.DB_USERNAME, DB_PASSWORD: process.env.DB_PASSWORD }
+  const server: Record<string, string | undefined> = db.env
   const databaseName = `paylater_multi_${runId.replace(/[^a-z0-9]/gi, "_").toLowerCase()}`
   const adminUrl = urlFor(server, "postgres")
   const databaseUrl = urlFor(server, databaseName)

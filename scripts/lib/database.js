@@ -17,6 +17,13 @@ function freePort() {
   })
 }
 
+const DB_KEYS = ["DB_HOST", "DB_PORT", "DB_USERNAME", "DB_PASSWORD"]
+
+/** The variables that are set (an unset one copied into a child's env would read "undefined"). */
+function definedOnly(entries) {
+  return Object.fromEntries(entries.filter(([, value]) => value !== undefined))
+}
+
 function fromDatabaseUrl(url) {
   const u = new URL(url)
   return {
@@ -30,12 +37,13 @@ function fromDatabaseUrl(url) {
 /**
  * @param {{ dataDir: string, persistent?: boolean, port?: number, log?: (s: string) => void }} opts
  * @returns {Promise<{ env: Record<string,string>, embedded: boolean, stop: () => Promise<void> }>}
+ *   `env`: the DB_* variables of the server it found, whichever it is (every caller connects with them).
  */
 async function ensureDatabase(opts) {
   const log = opts.log ?? (() => {})
   if (process.env.DB_HOST) {
     log(`PostgreSQL: using DB_HOST=${process.env.DB_HOST}`)
-    return { env: {}, embedded: false, stop: async () => {} }
+    return { env: definedOnly(DB_KEYS.map((key) => [key, process.env[key]])), embedded: false, stop: async () => {} }
   }
   if (process.env.DATABASE_URL) {
     log("PostgreSQL: using DATABASE_URL")

@@ -34,7 +34,7 @@ async function startDatabase({ dataDir, port, databaseName, log }) {
     // The user's own database, name included: never create or drop anything on their server.
     return { databaseUrl: process.env.DATABASE_URL, embedded: false, note: "DATABASE_URL", stop: db.stop }
   }
-  const server = db.embedded ? db.env : process.env
+  const server = db.env
   const databaseUrl = urlFor(server, databaseName)
   const created = await withClient(urlFor(server, "postgres"), async (client) => {
     const { rowCount } = await client.query("select 1 from pg_database where datname = $1", [databaseName])
