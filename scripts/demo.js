@@ -176,6 +176,8 @@ async function main() {
     publishableKey: seeded.publishableKey,
     regionId: seeded.regionId,
     databaseEmbedded: database.embedded,
+    // Where the demo's data is (the embedded server, or the machine's own it fell back to).
+    databaseUrl: database.databaseUrl,
     processes: supervisor.pids(),
   })
   say(banner({ config, seeded, seconds: Math.round(steps.elapsed() / 100) / 10 }))

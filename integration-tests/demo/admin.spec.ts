@@ -297,7 +297,7 @@ describe("admin: the PayLater pages of the dashboard", () => {
   describe("PayLater: the funnel and the finance report", () => {
     /** The definitions over the demo's whole ledger, now: what the page must show. */
     async function truth(preset: "30d" | "7d"): Promise<FunnelReport> {
-      const knex = require("knex")({ client: "pg", connection: `postgres://postgres:postgres@localhost:${pgPort}/medusa_paylater_demo`, pool: { min: 0, max: 1 } })
+      const knex = require("knex")({ client: "pg", connection: demo.state.databaseUrl, pool: { min: 0, max: 1 } })
       try {
         const now = new Date()
         const period = presetPeriod(preset, now, "Asia/Qatar")

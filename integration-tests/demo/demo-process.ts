@@ -15,6 +15,8 @@ export interface DemoState {
   urls: { backend: string; storefront: string; sandbox: string; admin: string; webhook: string }
   publishableKey: string
   regionId: string
+  /** The demo's database (the embedded server, or the machine's own PostgreSQL it fell back to). */
+  databaseUrl: string
   processes: { name: string; pid: number }[]
 }
 
