@@ -113,10 +113,18 @@ async function startStack(opts) {
       const [command, args] = (opts.wrap ?? ((c, a) => [c, a]))(process.execPath, [...nodeArgs, cli, "start", "--port", String(port)])
       const server = supervisor.start(name, command, args, { cwd: root, env })
       const t0 = Date.now()
-      await waitForHttp(`http://localhost:${port}/health`, {
-        ok: (s) => s === 200,
-        exited: () => (server.child.exitCode === null && server.child.signalCode === null ? null : `medusa exited (see ${supervisor.logFile(name)})`),
-      })
+      try {
+        await waitForHttp(`http://localhost:${port}/health`, {
+          ok: (s) => s === 200,
+          exited: () => (server.child.exitCode === null && server.child.signalCode === null ? null : `medusa exited (see ${supervisor.logFile(name)})`),
+        })
+      } catch (error) {
+        // The caller decides what a death before /health means (the fault campaign: a crash point
+        // reached by work the server resumed at boot); a CI log shows why without the log file.
+        error.server = server
+        error.message += `\n--- last lines of ${name} ---\n${server.tail.slice(-15).join("\n")}\n---`
+        throw error
+      }
       return { server, seconds: (Date.now() - t0) / 1000, env }
     }
     const { server, seconds, env } = await startServer()

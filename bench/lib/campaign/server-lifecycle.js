@@ -51,14 +51,42 @@ function serverLifecycle(stack, { queue, inFlight, onArmed, figures, say }) {
     }
   }
 
+  /** The crash point named by the process's last words, once its output has been read to the end. */
+  const crashMarkerOf = async (server) => {
+    await server.exited
+    await sleep(200)
+    const marker = server.tail.find((l) => l.startsWith(CRASH_LINE_PREFIX))
+    return marker ? marker.split(" ")[1] : null
+  }
+
+  const countNamedKill = (point) => {
+    figures.named_crash_points[point]++
+    figures.named_kills++
+    figures.kills++
+  }
+
   const restartNext = (inFlightAtDeath) => {
     restarting = (async () => {
-      const point = finishing ? null : (queue.shift() ?? null)
-      try {
-        await start(point)
-      } catch (error) {
-        say(`restart failed (${error.message.split("\n")[0]}); trying once more`)
-        await start(point)
+      let point = finishing ? null : (queue.shift() ?? null)
+      let failures = 0
+      for (;;) {
+        try {
+          await start(point)
+          break
+        } catch (error) {
+          // Work the server resumes at boot (a redelivered webhook, a due job) may reach the armed
+          // point before /health answers: that is the named kill, one restart early. Anything else
+          // gets one more try, then ends the campaign.
+          const reached = error.server && point ? await crashMarkerOf(error.server) : null
+          if (reached) {
+            countNamedKill(reached)
+            say(`killed at named crash point ${reached} while starting`)
+            point = finishing ? null : (queue.shift() ?? null)
+            continue
+          }
+          if (++failures > 1) throw error
+          say(`restart failed (${error.message.split("\n")[0]}); trying once more`)
+        }
       }
       probeLocks(inFlightAtDeath.slice(0, 3)).catch(() => undefined)
     })()
@@ -74,9 +102,7 @@ function serverLifecycle(stack, { queue, inFlight, onArmed, figures, say }) {
       stack.supervisor.children.delete(entry.name)
       if (marker) {
         const point = marker.split(" ")[1]
-        figures.named_crash_points[point]++
-        figures.named_kills++
-        figures.kills++
+        countNamedKill(point)
         say(`killed at named crash point ${point}`)
       } else if (entry.ourKill) {
         figures.random_kills++
