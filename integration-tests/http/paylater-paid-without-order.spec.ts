@@ -123,6 +123,8 @@ integrationTestRunner({
       // Back in stock, the refunded payment still never becomes an order.
       await stocked.setStock(1)
       expect((await returnAgain()).location).toBe(notPlaced)
+      // Nor through the storefront's own completion of the cart (Medusa's, not our return route).
+      expect(await store.completeCart(cartId)).not.toMatchObject({ type: "order" })
       expect(await ledgerForCart(getContainer(), cartId)).toMatchObject({ orders: 0 })
     })
 
