@@ -105,6 +105,7 @@ async function signInThroughForm(page: Page, loginUrl: string, admin: { email: s
       return
     } catch (error) {
       if (Date.now() >= deadline) throw error
+      console.warn(`admin sign-in: still on ${page.url()} after submitting; submitting again`)
     }
   }
 }
