@@ -51,12 +51,17 @@ function serverLifecycle(stack, { queue, inFlight, onArmed, figures, say }) {
     }
   }
 
-  /** The crash point named by the process's last words, once its output has been read to the end. */
-  const crashMarkerOf = async (server) => {
-    await server.exited
-    await sleep(200)
+  /** The crash point a dead process's output names, if it died at one. */
+  const crashPointIn = (server) => {
     const marker = server.tail.find((l) => l.startsWith(CRASH_LINE_PREFIX))
     return marker ? marker.split(" ")[1] : null
+  }
+
+  /** Same, for a process that died while starting, once its output has been read to the end. */
+  const crashPointOfFailedStart = async (server) => {
+    await server.exited
+    await sleep(200)
+    return crashPointIn(server)
   }
 
   const countNamedKill = (point) => {
@@ -77,7 +82,7 @@ function serverLifecycle(stack, { queue, inFlight, onArmed, figures, say }) {
           // Work the server resumes at boot (a redelivered webhook, a due job) may reach the armed
           // point before /health answers: that is the named kill, one restart early. Anything else
           // gets one more try, then ends the campaign.
-          const reached = error.server && point ? await crashMarkerOf(error.server) : null
+          const reached = error.server && point ? await crashPointOfFailedStart(error.server) : null
           if (reached) {
             countNamedKill(reached)
             say(`killed at named crash point ${reached} while starting`)
@@ -96,12 +101,11 @@ function serverLifecycle(stack, { queue, inFlight, onArmed, figures, say }) {
   const watch = (entry) => {
     entry.server.exited.then(({ signal, code }) => {
       const inFlightAtDeath = [...inFlight]
-      const marker = entry.server.tail.find((l) => l.startsWith(CRASH_LINE_PREFIX))
+      const point = crashPointIn(entry.server)
       entry.dead = true
       if (entry.stopped) return
       stack.supervisor.children.delete(entry.name)
-      if (marker) {
-        const point = marker.split(" ")[1]
+      if (point) {
         countNamedKill(point)
         say(`killed at named crash point ${point}`)
       } else if (entry.ourKill) {
