@@ -5,7 +5,6 @@
  */
 import { spawn, type ChildProcess } from "node:child_process"
 import fs from "node:fs"
-import net from "node:net"
 import path from "node:path"
 
 const root = path.resolve(__dirname, "..", "..")
@@ -29,16 +28,11 @@ export interface RunningDemo {
   stop(): Promise<number | null>
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer()
-    server.once("error", reject)
-    server.listen(0, () => {
-      const { port } = server.address() as net.AddressInfo
-      server.close(() => resolve(port))
-    })
-  })
+const { freePort, freePorts } = require("../../scripts/lib/database") as {
+  freePort(): Promise<number>
+  freePorts(count: number, avoid?: number[]): Promise<number[]>
 }
+export { freePort }
 
 function exitOf(child: ChildProcess): Promise<number | null> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode)
@@ -50,11 +44,14 @@ export async function startDemo(env: Record<string, string> = {}): Promise<Runni
   const dir = fs.mkdtempSync(path.join(root, ".tmp", "demo-test-"))
   // mkdtemp makes it 0700; as root, embedded PostgreSQL runs as an unprivileged user that must reach it.
   fs.chmodSync(dir, 0o755)
+  // Distinct from each other and from a port the caller chose (the admin spec's PostgreSQL).
+  const callerPorts = Object.values(env).filter((v) => /^\d+$/.test(v)).map(Number)
+  const [medusaPort, storefrontPort, sandboxPort] = await freePorts(3, callerPorts)
   const childEnv: NodeJS.ProcessEnv = {
     ...process.env,
-    MEDUSA_PORT: String(await freePort()),
-    STOREFRONT_PORT: String(await freePort()),
-    PAYLATER_SANDBOX_PORT: String(await freePort()),
+    MEDUSA_PORT: String(medusaPort),
+    STOREFRONT_PORT: String(storefrontPort),
+    PAYLATER_SANDBOX_PORT: String(sandboxPort),
     DEMO_PG_DIR: path.join(dir, "pg"),
     DEMO_STATE_FILE: path.join(dir, "state.json"),
     DEMO_LOG_DIR: path.join(dir, "logs"),

@@ -17,6 +17,32 @@ function freePort() {
   })
 }
 
+/**
+ * `count` different free ports, none of them in `avoid`. Each is held open until all are chosen:
+ * freePort() called twice in a row may be given the same port back once the first is closed (a
+ * demo test once got MEDUSA_PORT and STOREFRONT_PORT both 39627).
+ */
+async function freePorts(count, avoid = []) {
+  const held = []
+  const chosen = []
+  try {
+    while (chosen.length < count) {
+      const server = net.createServer()
+      server.unref()
+      await new Promise((resolve, reject) => {
+        server.once("error", reject)
+        server.listen(0, "127.0.0.1", resolve)
+      })
+      held.push(server)
+      const { port } = server.address()
+      if (!avoid.includes(port)) chosen.push(port)
+    }
+    return chosen
+  } finally {
+    await Promise.all(held.map((server) => new Promise((resolve) => server.close(() => resolve()))))
+  }
+}
+
 const DB_KEYS = ["DB_HOST", "DB_PORT", "DB_USERNAME", "DB_PASSWORD"]
 
 /** The variables that are set (an unset one copied into a child's env would read "undefined"). */
@@ -153,4 +179,4 @@ async function localServer() {
   }
 }
 
-module.exports = { ensureDatabase, freePort, fromDatabaseUrl }
+module.exports = { ensureDatabase, freePort, freePorts, fromDatabaseUrl }
