@@ -119,12 +119,15 @@ async function downloadCsv(url, token, pid) {
  * CPU time of the benchmark's embedded PostgreSQL, in ms: the postmaster, the children it has reaped
  * (parallel workers, closed connections) and the live ones. A load average of 10 on 2 cores
  * stretches wall times several times over; CPU time per request much less: together they say what a
- * quiet machine would show. Null with an external database.
+ * quiet machine would show. Null with an external database, also the machine's own PostgreSQL that
+ * the embedded one falls back to (a private checkout run as root): no postmaster of ours to read.
  */
 function postgresCpuMs() {
   if (process.env.DATABASE_URL || process.env.DB_HOST) return null
   const dir = path.resolve(process.env.BENCH_PG_DIR || path.join(__dirname, "..", ".tmp", "bench-pg"))
-  const master = Number(fs.readFileSync(path.join(dir, "postmaster.pid"), "utf8").split("\n")[0])
+  const pidFile = path.join(dir, "postmaster.pid")
+  if (!fs.existsSync(pidFile)) return null
+  const master = Number(fs.readFileSync(pidFile, "utf8").split("\n")[0])
   const statOf = (pid) => {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8")
     return stat.slice(stat.lastIndexOf(")") + 2).split(" ")
