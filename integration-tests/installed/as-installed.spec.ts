@@ -26,7 +26,7 @@ import { decideOnLink } from "../http/paylater-link/shopper"
 import {
   buildAndPack,
   createStore,
-  freePort,
+  freePorts,
   medusaVersionsUnderTest,
   REPO_ROOT,
   startHttpsTerminatingProxy,
@@ -103,7 +103,7 @@ describe.each(medusaVersionsUnderTest())("as installed: the npm package in a fre
     packedFiles = files
 
     // The public address is the proxy's (see startHttpsTerminatingProxy); Medusa listens behind it.
-    const [medusaPort, sandboxPort] = [await freePort(), await freePort()]
+    const [medusaPort, sandboxPort] = await freePorts(2)
     proxy = await startHttpsTerminatingProxy(0, medusaPort)
     backend = `http://localhost:${proxy.port}`
     sandboxUrl = `http://127.0.0.1:${sandboxPort}`

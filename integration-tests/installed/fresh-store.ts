@@ -11,7 +11,6 @@
  */
 import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process"
 import fs from "node:fs"
-import net from "node:net"
 import os from "node:os"
 import path from "node:path"
 
@@ -193,17 +192,10 @@ export class Running {
   }
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer()
-    server.unref()
-    server.on("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo
-      server.close(() => resolve(port))
-    })
-  })
-}
+/* The demo's CommonJS helper (scripts/ is plain JavaScript, outside the TypeScript project). */
+const { freePorts } = require("../../scripts/lib/database") as { freePorts(count: number, avoid?: number[]): Promise<number[]> }
+/** `count` distinct free ports (each held open until all are chosen; see scripts/lib/database.js). */
+export { freePorts }
 
 /** `medusa plugin:build` then `npm pack`: the tarball a merchant's `npm install` unpacks. */
 export function buildAndPack(outDir: string, timings: StepTiming[]): { tarball: string; files: string[] } {

@@ -20,7 +20,7 @@ import fs from "node:fs"
 import path from "node:path"
 import Medusa from "@medusajs/js-sdk"
 import { decideOnLink } from "../http/paylater-link/shopper"
-import { buildAndPack, freePort, REPO_ROOT, type Running, type StepTiming } from "./fresh-store"
+import { buildAndPack, freePorts, REPO_ROOT, type Running, type StepTiming } from "./fresh-store"
 import { createWorkspace, peerIssuesByProject, STARTER_MEDUSA, type Workspace } from "./pnpm-workspace"
 import { envLines, readmeSnippet } from "./readme-snippets"
 import { createDatabase, dropDatabase, writeSeedScript } from "./store-database"
@@ -152,8 +152,8 @@ describe(`as installed in a pnpm workspace shaped like Medusa's DTC starter (Med
     const kitTarball = path.join(REPO_ROOT, ".tmp", "pnpm-workspace-pack", JSON.parse(kitPack.slice(kitPack.indexOf("[")))[0].filename)
     timings.push({ step: "npm pack (storefront kit)", ms: Date.now() - started })
 
-    medusaPort = await freePort()
-    const sandboxPort = await freePort()
+    const [medusaSide, sandboxPort] = await freePorts(2)
+    medusaPort = medusaSide
     backend = `http://localhost:${medusaPort}`
     sandboxUrl = `http://127.0.0.1:${sandboxPort}`
     const env = {

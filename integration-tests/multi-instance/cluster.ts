@@ -34,9 +34,9 @@ interface Supervisor {
 }
 
 /* The demo's CommonJS helpers (scripts/ is plain JavaScript, outside the TypeScript project). */
-const { ensureDatabase, freePort } = require("../../scripts/lib/database") as {
+const { ensureDatabase, freePorts } = require("../../scripts/lib/database") as {
   ensureDatabase(opts: { dataDir: string; log?: (line: string) => void }): Promise<DatabaseHandle>
-  freePort(): Promise<number>
+  freePorts(count: number, avoid?: number[]): Promise<number[]>
 }
 const { ProcessSupervisor } = require("../../scripts/lib/demo/processes") as {
   ProcessSupervisor: new (opts: { logDir: string; verbose: boolean; write?: (s: string) => void }) => Supervisor
@@ -171,7 +171,7 @@ export async function startCluster(opts: { runId: string; migrateEnv: NodeJS.Pro
       stop,
       async startPair({ label, env, backendIs, sandboxUrl }) {
         const supervisor = newSupervisor()
-        const [portA, portB] = [await freePort(), await freePort()]
+        const [portA, portB] = await freePorts(2)
         const a = { port: portA, url: `http://localhost:${portA}` }
         const b = { port: portB, url: `http://localhost:${portB}` }
         // Both instances stand behind one public URL; here that is whichever the test names.
