@@ -5,18 +5,6 @@ const fs = require("node:fs")
 const net = require("node:net")
 const path = require("node:path")
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer()
-    server.unref()
-    server.on("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address()
-      server.close(() => resolve(port))
-    })
-  })
-}
-
 /**
  * `count` different free ports, none of them in `avoid`. Each is held open until all are chosen:
  * freePort() called twice in a row may be given the same port back once the first is closed (a
@@ -41,6 +29,12 @@ async function freePorts(count, avoid = []) {
   } finally {
     await Promise.all(held.map((server) => new Promise((resolve) => server.close(() => resolve()))))
   }
+}
+
+/** One free port (freePorts' own, so there is one way to choose ports). */
+async function freePort() {
+  const [port] = await freePorts(1)
+  return port
 }
 
 const DB_KEYS = ["DB_HOST", "DB_PORT", "DB_USERNAME", "DB_PASSWORD"]
