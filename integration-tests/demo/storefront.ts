@@ -10,9 +10,18 @@ export async function buy(page: Page, storefrontUrl: string, variant: RegExp): P
   await page.locator("#products a.button").first().click()
   await page.getByLabel(variant).check()
   await page.click("#add-to-cart")
-  await page.waitForURL(/\/checkout\?cart_id=/)
+  // Creating the cart is the purchase's first write to the store: on a loaded CI it has taken longer
+  // than Playwright's 30 s default. A refusal shows on the page at once and is reported as such.
+  const refusal = page.locator("#product-error").filter({ hasText: /\S/ })
+  await Promise.race([
+    page.waitForURL(/\/checkout\?cart_id=/, { timeout: 120_000 }).catch(() => undefined),
+    refusal.waitFor({ timeout: 120_000 }).catch(() => undefined),
+  ])
   const cartId = new URL(page.url()).searchParams.get("cart_id")
-  if (!cartId) throw new Error(`no cart id in ${page.url()}`)
+  if (!cartId) {
+    const shown = (await refusal.count()) ? await refusal.first().textContent() : "nothing"
+    throw new Error(`no cart id in ${page.url()} after "Buy now" (the page shows: ${shown})`)
+  }
   return cartId
 }
 
