@@ -1,4 +1,4 @@
-import { Modules } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import type { AttemptRecord } from "../modules/paylater-ledger/ledger-port"
 import { ledgerModuleOf } from "../modules/paylater-ledger/resolve"
@@ -14,14 +14,18 @@ import { finishPlacedOrder } from "./finish-order"
  * transactions hold a capture of.
  */
 export async function collectionMoneyOf(container: MedusaContainer, collectionId: string): Promise<CollectionMoney> {
-  const [owners, payments] = await Promise.all([
-    ownersOf(container, [collectionId]),
-    container.resolve(Modules.PAYMENT).listPayments({ payment_collection_id: collectionId } as never, {
-      select: ["id", "provider_id", "payment_session_id", "canceled_at", "created_at", "data"],
-      relations: ["captures"],
-    }),
-  ])
-  const orderId = owners.get(collectionId)?.order_id ?? null
+  const owner = (await ownersOf(container, [collectionId])).get(collectionId)
+  const orderId = owner?.order_id ?? null
+  // The checkout's money is counted against the order's money wherever Medusa recorded it: the cart's
+  // collection and every one the admin or the point of sale added to the order since. A second
+  // collection paid for an order whose checkout payment a crash left unrecorded makes the checkout
+  // payment extra, never both the order's. A point-of-sale collection is decided on its own: it pays
+  // what was outstanding, and its capture is written on the order a moment after it is taken.
+  const collectionIds = orderId && owner?.cart_id ? [...new Set([collectionId, ...(await collectionsOfOrder(container, orderId))])] : [collectionId]
+  const payments = await container.resolve(Modules.PAYMENT).listPayments({ payment_collection_id: collectionIds } as never, {
+    select: ["id", "provider_id", "payment_session_id", "canceled_at", "created_at", "data"],
+    relations: ["captures"],
+  })
   const captureIds = payments.flatMap((p) => (p.captures ?? []).filter(Boolean).map((c) => c.id))
   const orders = container.resolve(Modules.ORDER)
   const [order, held] = orderId
@@ -45,6 +49,14 @@ export async function collectionMoneyOf(container: MedusaContainer, collectionId
       held: (p.captures ?? []).some((c) => c && heldIds.has(c.id)),
     })),
   }
+}
+
+/** Every payment collection Medusa linked to the order (the cart's, and any the admin or point of sale added). */
+async function collectionsOfOrder(container: MedusaContainer, orderId: string): Promise<string[]> {
+  const { data } = await container
+    .resolve(ContainerRegistrationKeys.QUERY)
+    .graph({ entity: "order_payment_collection", fields: ["payment_collection_id"], filters: { order_id: orderId } })
+  return (data as Array<{ payment_collection_id: string }>).map((l) => l.payment_collection_id)
 }
 
 /** The collection a row's session belongs to (also for a session Medusa deleted). */

@@ -13,6 +13,7 @@ import { notRefundableMessage, registrationOfItem, whyNotRefundable } from "./it
 import { planSentence } from "./listing"
 import { afterFailure, isAbandoned, isDue, readPlan, startRefund, type AutoRefund } from "./refund-plan"
 import { crashPoint } from "../faults/crash-point"
+import { applyMoneyPlan } from "../money-plan/apply"
 
 /**
  * The automatic full refund of payments PayLater took without an order (paid-without-order.ts),
@@ -133,6 +134,7 @@ async function refundOne(container: MedusaContainer, ledger: PayLaterLedgerModul
   }
   if (item.paylater_order_id && item.amount && MathBN.gte(await ledger.refundedAmount(item.paylater_order_id), item.amount)) {
     // Refunded already (Medusa's own completion refunds when it fails late enough, or an operator did).
+    await applyMoneyPlan(container, item.paylater_order_id, now)
     return finish(ledger, item, { ...plan, state: "refunded", next_attempt_at: null }, "Refunded in full already; nothing more sent to PayLater.")
   }
   const unrouted = await whyNotRefundable(container, ledger, item)
@@ -155,6 +157,8 @@ async function refundOne(container: MedusaContainer, ledger: PayLaterLedgerModul
     return unknown ? "outcome_unknown" : next.state === "scheduled" ? "retry_later" : "stopped"
   }
   logger.info(`PayLater: ${logRef(item.paylater_order_id)} was paid without an order; refunded ${item.amount} QAR in full automatically`)
+  // Medusa's records follow: the session of money that went back is no completion's any more.
+  if (item.paylater_order_id) await applyMoneyPlan(container, item.paylater_order_id, now)
   return finish(
     ledger,
     item,

@@ -1,6 +1,9 @@
-import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys, MathBN, MedusaError } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { toAmountText } from "../providers/paylater/money"
+import { storedAmountText, toAmountText } from "../providers/paylater/money"
+import { ledgerModuleOf } from "../modules/paylater-ledger/resolve"
+import type { AttemptRecord } from "../modules/paylater-ledger/ledger-port"
+import { moneyGivenBack } from "../money-plan/facts"
 import { PAYLATER_RTP_PROVIDER, readPayLaterSession, type PayLaterSessionContext } from "../medusa-records/session"
 
 export interface OrderRequestContext {
@@ -14,6 +17,12 @@ export interface OrderRequestContext {
   rtp_provider_ids: string[]
   /** The most recent Request to Pay session on any of the order's payment collections. */
   latest: PayLaterSessionContext | null
+  /**
+   * Two-decimal text of PayLater money paid at the order's checkout that the order's records do not
+   * hold yet (a completion that died part-way, finished by the plugin): not outstanding, whatever the
+   * order's summary says. Null when there is none.
+   */
+  checkout_money_unrecorded: string | null
 }
 
 type Row = Record<string, any>
@@ -71,5 +80,32 @@ export async function readOrderRequestContext(container: MedusaContainer, orderI
     outstanding_amount: toAmountText(pending),
     rtp_provider_ids: providers,
     latest: latestId ? await readPayLaterSession(container, latestId) : null,
+    checkout_money_unrecorded: await checkoutMoneyUnrecorded(container, orderId),
   }
+}
+
+/**
+ * PayLater money paid for the order's cart whose row no order holds yet and that did not go back:
+ * the order's own checkout payment while its records are unfinished (or an extra payment the list
+ * settles). Either way, asking the shopper to pay the order's total again would charge them twice.
+ */
+async function checkoutMoneyUnrecorded(container: MedusaContainer, orderId: string): Promise<string | null> {
+  const ledger = ledgerModuleOf(container)
+  if (!ledger) return null
+  const query = container.resolve(ContainerRegistrationKeys.QUERY)
+  const { data: carts } = await query.graph({ entity: "order_cart", fields: ["cart_id"], filters: { order_id: orderId } })
+  const cartIds = (carts as Row[]).map((c) => c.cart_id as string)
+  if (!cartIds.length) return null
+  const { data: links } = await query.graph({ entity: "cart_payment_collection", fields: ["payment_collection_id"], filters: { cart_id: cartIds } })
+  const collectionIds = (links as Row[]).map((l) => l.payment_collection_id as string)
+  const [byCart, byCollection] = await Promise.all([
+    ledger.listPayLaterAttempts({ cart_id: cartIds, state: "paid", order_id: null }),
+    collectionIds.length ? ledger.listPayLaterAttempts({ payment_collection_id: collectionIds, state: "paid", order_id: null }) : [],
+  ])
+  const rows = [...new Map([...byCart, ...byCollection].map((r) => [r.id, r as unknown as AttemptRecord])).values()]
+  let total = MathBN.convert(0)
+  for (const row of rows) {
+    if (!(await moneyGivenBack(container, ledger, row.paylater_order_id))) total = MathBN.add(total, storedAmountText(row))
+  }
+  return MathBN.gt(total, 0) ? toAmountText(total as never) : null
 }

@@ -60,6 +60,8 @@ function blockedReason(
             ? "A request is waiting in the shopper's PayLater app. Send a new one after it is declined or expires."
             : requestStatus === "processing" || requestStatus === "paid"
               ? "The shopper has paid this request."
+              : context.checkout_money_unrecorded
+                ? `PayLater already holds ${context.checkout_money_unrecorded} QAR paid at this order's checkout, which Medusa has not recorded on the order yet. It is recorded within minutes (see Settings → PayLater); do not ask the shopper to pay again.`
               : !MathBN.gt(context.outstanding_amount, 0)
                 ? "Nothing is outstanding on this order."
                 : context.rtp_provider_ids.length === 0

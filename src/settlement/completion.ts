@@ -2,7 +2,7 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { completionBackoffOf, completionDue } from "../modules/paylater-ledger/attempt-state"
 import { ledgerModuleOf } from "../modules/paylater-ledger/resolve"
 import { recordOrderOwner } from "../medusa-records/order-owner"
-import { completionBlockedByRefund } from "../paid-without-order/listing"
+import { moneyGivenBack } from "../money-plan/facts"
 import type { PayLaterSessionContext } from "../medusa-records/session"
 import type { AttemptRecord } from "../modules/paylater-ledger/ledger-port"
 import { completePaidCart } from "./medusa-effects"
@@ -28,13 +28,14 @@ export async function completeUnlessRefunded(container: MedusaContainer, context
   if (!completionDue(backoff, new Date())) {
     return { order_id: null, error: backoff!.last_error, tried: false }
   }
-  if (await completionBlockedByRefund(container, orderId)) {
+  const ledger = ledgerModuleOf(container)
+  if (orderId && ledger && (await moneyGivenBack(container, ledger, orderId))) {
     // Its money is going (or went) back to the shopper: an order now would ship unpaid goods.
     return { order_id: null, error: "its payment is refunded (paid without an order)", tried: false }
   }
   const completion = await completePaidCart(container, cartId)
   if (completion.order_id === null) {
-    if (orderId) await ledgerModuleOf(container)?.recordCompletionFailure(orderId, completion.error)
+    if (orderId) await ledger?.recordCompletionFailure(orderId, completion.error)
     return { ...completion, tried: true }
   }
   crashPoint("complete:after-order")

@@ -22,6 +22,13 @@ export const SIGNAL_CONTEXT_KEY = "paylater_signal"
  */
 export const ATTEMPT_CONTEXT_KEY = "paylater_attempt"
 
+/**
+ * Key of Medusa's provider context with which the money plan's executor retires a session whose
+ * money went back (src/money-plan/apply.ts): Medusa's session update asks the provider first, and
+ * this update must not start or ask anything at PayLater.
+ */
+export const RETIRE_SESSION_CONTEXT_KEY = "paylater_retire_session"
+
 export interface WriteAheadInput {
   paylater_order_id: string
   kind: AttemptKind

@@ -11,6 +11,7 @@ function context(overrides: Partial<OrderRequestContext> = {}, latest: Partial<N
     currency_code: "qar",
     outstanding_amount: "360.00",
     rtp_provider_ids: ["pp_paylater-rtp_paylater"],
+    checkout_money_unrecorded: null,
     latest: latest
       ? {
           session_id: "payses_1",
@@ -29,6 +30,12 @@ function context(overrides: Partial<OrderRequestContext> = {}, latest: Partial<N
 }
 
 describe("decideOrderRequest", () => {
+  it("never asks the shopper to pay again while PayLater holds checkout money the order's records do not show yet", () => {
+    const state = decideOrderRequest(context({ checkout_money_unrecorded: "360.00" }), NOW)
+    expect(state).toMatchObject({ can_send: false })
+    expect(state.blocked_reason).toMatch(/already holds 360\.00 QAR/)
+  })
+
   it("may send for an order with an outstanding amount and no request", () => {
     expect(decideOrderRequest(context(), NOW)).toMatchObject({ can_send: true, blocked_reason: null, request: null })
   })

@@ -57,7 +57,7 @@ import { accountOf, registeredIdOf } from "./registration"
 import { sendGuardedRefund, type RefundLedger } from "./refund-guard"
 import { currentPaymentCollection, currentStoreStart } from "./request-context"
 import { readWebhookBody } from "./webhook-input"
-import { ATTEMPT_CONTEXT_KEY, ledgerPort, SIGNAL_CONTEXT_KEY, type AttemptRecord, type LedgerPort } from "../../modules/paylater-ledger/ledger-port"
+import { ATTEMPT_CONTEXT_KEY, ledgerPort, RETIRE_SESSION_CONTEXT_KEY, SIGNAL_CONTEXT_KEY, type AttemptRecord, type LedgerPort } from "../../modules/paylater-ledger/ledger-port"
 import { LEDGER_PORT_SLOT } from "../../process-wide/slot-keys"
 import type { AttemptKind, AttemptSignal, AttemptState } from "../../modules/paylater-ledger/attempt-state"
 import { SIGNALS } from "../../modules/paylater-ledger/attempt-state"
@@ -229,6 +229,10 @@ export abstract class PayLaterBaseProvider extends AbstractPaymentProvider<PayLa
 
   async updatePayment(input: UpdatePaymentInput): Promise<UpdatePaymentOutput> {
     const data = (input.data ?? {}) as PayLaterSessionData
+    if ((input.context as Record<string, unknown> | undefined)?.[RETIRE_SESSION_CONTEXT_KEY] === true) {
+      // The money plan retires the session (its money went back): nothing changes at PayLater.
+      return { data }
+    }
     const amount = this.checkedAmount(input.amount, input.currency_code)
     const sessionId = this.sessionIdOf(data, input.context)
     // Which attempt is current is the ledger's to say, not the session data's.

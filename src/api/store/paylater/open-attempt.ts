@@ -4,6 +4,7 @@ import { logRef } from "../../../lib/paylater"
 import { registeredProviderOptions } from "../../../medusa-records/registrations"
 import { ledgerModuleOf } from "../../../modules/paylater-ledger/resolve"
 import { settlePayLaterSession, type SettlementResult } from "../../../settlement/settle"
+import { moneyGivenBack } from "../../../money-plan/facts"
 
 /** What the start learned about the collection's open attempts. */
 export type OpenAttemptVerdict =
@@ -60,15 +61,18 @@ async function openAttemptsOf(container: MedusaContainer, collectionId: string):
   if (!ledger) return []
   const { data } = await container.resolve(ContainerRegistrationKeys.QUERY).graph({
     entity: "payment_collection",
-    fields: ["id", "payment_sessions.id", "payment_sessions.provider_id"],
+    fields: ["id", "payment_sessions.id", "payment_sessions.provider_id", "payment_sessions.status"],
     filters: { id: collectionId },
   })
   const sessions = (((data as Row[])[0]?.payment_sessions ?? []) as Row[]).filter(
-    (s) => typeof s?.id === "string" && registeredProviderOptions(container, String(s.provider_id ?? ""))
+    // A canceled session is no payment of this cart's any more (the money plan retired it).
+    (s) => typeof s?.id === "string" && s.status !== "canceled" && registeredProviderOptions(container, String(s.provider_id ?? ""))
   )
   const open: Array<{ session_id: string; paylater_order_id: string }> = []
   for (const session of sessions) {
     const attempt = await ledger.currentAttemptOf(session.id)
+    // Money that went back (in full or in part) is not the cart's: the shopper may pay again.
+    if (attempt?.state === "paid" && (await moneyGivenBack(container, ledger, attempt.paylater_order_id))) continue
     if (attempt && (attempt.state === "open" || attempt.state === "paid")) {
       open.push({ session_id: session.id, paylater_order_id: attempt.paylater_order_id })
     }

@@ -1,0 +1,44 @@
+import { planMoney, PROCESSABLE_SESSION_STATUSES, type MoneyFacts } from "../money-plan"
+import type { Owner } from "../whose-money"
+
+const noOrder: Owner = { owner: "no_order" }
+const extra: Owner = { owner: "extra", order_id: "order_1", held_by: "paylater" }
+const mine: Owner = { owner: "this_order", order_id: "order_1", payment_id: "pay_1", recorded: true, medusa_holds: true }
+const unsure: Owner = { owner: "cannot_tell", order_id: "order_1", until: new Date("2026-11-28T12:05:00Z") }
+
+const facts = (over: Partial<MoneyFacts>): MoneyFacts => ({ owner: noOrder, given_back: false, medusa_session: { id: "ps_1", status: "authorized" }, ...over })
+
+describe("planMoney: Medusa's records follow the ledger", () => {
+  it("money given back (in full or in part) that no order holds: Medusa's session is retired and no order may take it", () => {
+    for (const owner of [noOrder, extra]) {
+      expect(planMoney(facts({ owner, given_back: true }))).toMatchObject({ retire_session: "ps_1", may_become_order: false })
+    }
+  })
+
+  it("retires every status a completion would take, and nothing already out of its reach", () => {
+    for (const status of PROCESSABLE_SESSION_STATUSES) {
+      expect(planMoney(facts({ given_back: true, medusa_session: { id: "ps_1", status } })).retire_session).toBe("ps_1")
+    }
+    for (const status of ["canceled", "error"]) {
+      expect(planMoney(facts({ given_back: true, medusa_session: { id: "ps_1", status } }))).toMatchObject({ retire_session: null, may_become_order: false })
+    }
+    expect(planMoney(facts({ given_back: true, medusa_session: null }))).toMatchObject({ retire_session: null, may_become_order: false })
+  })
+
+  it("paid, nothing given back, no order yet: it may still become the cart's order; Medusa's session is left as it is", () => {
+    expect(planMoney(facts({}))).toMatchObject({ retire_session: null, may_become_order: true })
+  })
+
+  it("an extra payment never becomes an order, and is retired only once money went back", () => {
+    expect(planMoney(facts({ owner: extra }))).toMatchObject({ retire_session: null, may_become_order: false })
+  })
+
+  it("the order's own money is never unpicked, even after a refund (that is the order's refund)", () => {
+    expect(planMoney(facts({ owner: mine, given_back: true }))).toMatchObject({ retire_session: null, may_become_order: true })
+  })
+
+  it("while an order is being placed, or before PayLater said paid, nothing changes and nothing completes", () => {
+    expect(planMoney(facts({ owner: unsure, given_back: true }))).toMatchObject({ retire_session: null, may_become_order: false })
+    expect(planMoney(facts({ owner: { owner: "not_paid" }, given_back: true }))).toMatchObject({ retire_session: null, may_become_order: false })
+  })
+})

@@ -1,0 +1,56 @@
+import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { logRef } from "../lib/paylater"
+import { RETIRE_SESSION_CONTEXT_KEY } from "../modules/paylater-ledger/ledger-port"
+import { planMoney, type MoneyPlan } from "../modules/paylater-ledger/money-plan"
+import { ledgerModuleOf } from "../modules/paylater-ledger/resolve"
+import { underCartMoneyLocks } from "../paid-without-order/cart-locks"
+import { moneyFactsOf } from "./facts"
+
+/**
+ * The one executor of the money plan (modules/paylater-ledger/money-plan.ts): reads the facts,
+ * decides, and makes Medusa's records match. The caller holds the money's locks (the session's
+ * settlement lock and the cart lock, paid-without-order/cart-locks.ts), as the refunds do when they
+ * call it right after PayLater accepted a refund; `convergeMoney` takes them itself. Idempotent:
+ * a second run finds Medusa's record already right and does nothing.
+ */
+export async function applyMoneyPlan(container: MedusaContainer, paylaterOrderId: string, now: Date = new Date()): Promise<MoneyPlan | null> {
+  const ledger = ledgerModuleOf(container)
+  const row = ledger ? await ledger.findAttempt(paylaterOrderId) : null
+  if (!ledger || !row) return null
+  const plan = planMoney(await moneyFactsOf(container, ledger, row, now))
+  if (plan.retire_session) await retireSession(container, plan.retire_session)
+  if (plan.retire_session) {
+    container
+      .resolve(ContainerRegistrationKeys.LOGGER)
+      .info(`PayLater: ${logRef(paylaterOrderId)}: ${plan.why} Medusa's session ${logRef(plan.retire_session)} is canceled.`)
+  }
+  return plan
+}
+
+/**
+ * Medusa's session set to `canceled`: its cart completion takes only pending, authorized or captured
+ * sessions, so no completion road (the storefront's own included) can place an order with it, and a
+ * new payment session replaces it as usual. The provider is told not to touch PayLater (context key),
+ * since Medusa's update asks the provider first.
+ */
+async function retireSession(container: MedusaContainer, sessionId: string): Promise<void> {
+  const payment = container.resolve(Modules.PAYMENT)
+  const [session] = await payment.listPaymentSessions({ id: sessionId }, { select: ["id", "amount", "currency_code", "data", "status"], take: 1 })
+  if (!session) return
+  await payment.updatePaymentSession({
+    id: session.id,
+    amount: session.amount,
+    currency_code: session.currency_code,
+    data: session.data ?? {},
+    status: "canceled",
+    context: { [RETIRE_SESSION_CONTEXT_KEY]: true } as never,
+  })
+}
+
+/** The plan applied under the money's locks, for a caller that holds none (the recovery job). */
+export async function convergeMoney(container: MedusaContainer, paylaterOrderId: string): Promise<MoneyPlan | null> {
+  const row = await ledgerModuleOf(container)?.findAttempt(paylaterOrderId)
+  if (!row) return null
+  return underCartMoneyLocks(container, { session_id: row.session_id, cart_id: row.cart_id }, () => applyMoneyPlan(container, paylaterOrderId))
+}

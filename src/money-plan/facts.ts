@@ -1,0 +1,45 @@
+import { MathBN, Modules } from "@medusajs/framework/utils"
+import type { MedusaContainer } from "@medusajs/framework/types"
+import type { AttemptRecord } from "../modules/paylater-ledger/ledger-port"
+import type { MoneyFacts } from "../modules/paylater-ledger/money-plan"
+import type { PayLaterLedgerModuleService } from "../modules/paylater-ledger/service"
+import { whoseMoney } from "../medusa-records/order-owner"
+import { paymentOfAttempt } from "../medusa-records/payment-attempt"
+import { completionBlockedByRefund } from "../paid-without-order/listing"
+
+/**
+ * Whether any of an attempt's money went back to the shopper, or may have: a refund PayLater
+ * accepted, one sent whose answer is unknown (it may have been paid out), or the list's plan or
+ * resolution saying so. Read from the plugin's own tables only, never from Medusa's session data.
+ */
+export async function moneyGivenBack(container: MedusaContainer, ledger: PayLaterLedgerModuleService, paylaterOrderId: string): Promise<boolean> {
+  const [refunded, unanswered, blocked] = await Promise.all([
+    ledger.refundedAmount(paylaterOrderId),
+    ledger.listPayLaterRefundAttempts({ paylater_order_id: paylaterOrderId, status: ["pending", "unknown"] }, { take: 1, select: ["id"] }),
+    completionBlockedByRefund(container, paylaterOrderId),
+  ])
+  return MathBN.gt(refunded, 0) || unanswered.length > 0 || blocked
+}
+
+/**
+ * The Medusa session that carries the attempt's money into a completion: the session its Medusa
+ * payment was authorized from, or the live session whose current attempt it is (a completion would
+ * authorize it from the paid row). Null when Medusa has none.
+ */
+async function medusaSessionOf(container: MedusaContainer, row: AttemptRecord): Promise<MoneyFacts["medusa_session"]> {
+  if (row.superseded_by && !(await paymentOfAttempt(container, row))) return null
+  const [session] = await container
+    .resolve(Modules.PAYMENT)
+    .listPaymentSessions({ id: row.session_id }, { select: ["id", "status"], take: 1 })
+  return session ? { id: session.id, status: session.status } : null
+}
+
+/** The facts the money plan is decided from, read now (callers hold the money's locks). */
+export async function moneyFactsOf(container: MedusaContainer, ledger: PayLaterLedgerModuleService, row: AttemptRecord, now: Date): Promise<MoneyFacts> {
+  const [owner, givenBack, session] = await Promise.all([
+    whoseMoney(container, row, now),
+    moneyGivenBack(container, ledger, row.paylater_order_id),
+    medusaSessionOf(container, row),
+  ])
+  return { owner, given_back: givenBack, medusa_session: session }
+}
