@@ -38,6 +38,7 @@ import { runScheduledJobs } from "./paylater-ledger/clocks"
 import { unfinishedOrderKeyOf } from "../../src/medusa-records/finish-order"
 import { OWNER_SETTLES_WITHIN_MS } from "../../src/modules/paylater-ledger/whose-money"
 import { whoseMoney } from "../../src/medusa-records/order-owner"
+import { halfMadeOrder as halfMadeOrderIn, orderWithoutPayment as orderWithoutPaymentIn } from "./paylater-crash-points/half-made"
 
 jest.setTimeout(240_000)
 
@@ -48,43 +49,9 @@ integrationTestRunner({
   testSuite: ({ api, getContainer }) => {
     const { seed, store } = useSeededStore({ api, getContainer })
 
-    /**
-     * What Medusa's completion leaves when its process dies right after creating the order: with its
-     * links and the cart's completion written (`whole`), or only the order's link to its cart.
-     */
-    async function orderWithoutPayment(cartId: string, collectionId: string, written: "whole" | "cart_link_only" = "whole"): Promise<string> {
-      const container = getContainer()
-      const cart = await container.resolve(Modules.CART).retrieveCart(cartId, { relations: ["items"] })
-      const [order] = await container.resolve(Modules.ORDER).createOrders([
-        {
-          region_id: cart.region_id!,
-          sales_channel_id: cart.sales_channel_id!,
-          email: cart.email!,
-          currency_code: cart.currency_code,
-          items: cart.items!.map((i) => ({ title: i.title, quantity: i.quantity as number, unit_price: i.unit_price as number, variant_id: i.variant_id! })),
-        },
-      ])
-      const link = container.resolve(ContainerRegistrationKeys.LINK)
-      await link.create({ [Modules.ORDER]: { order_id: order.id }, [Modules.CART]: { cart_id: cartId } })
-      if (written === "cart_link_only") return order.id
-      await link.create({ [Modules.ORDER]: { order_id: order.id }, [Modules.PAYMENT]: { payment_collection_id: collectionId } })
-      await container.resolve(Modules.CART).updateCarts(cartId, { completed_at: new Date() })
-      return order.id
-    }
-
-    /**
-     * A paid link whose payment our settlement authorized and captured, then Medusa's completion died
-     * after creating the order and linking it to its cart.
-     */
-    async function halfMadeOrder() {
-      const started = await startCheckout(store, { regionId: seed.regionId, variantId: seed.variants.standard.id }, PAYLATER_PROVIDER_ID)
-      const session = started.session.ok ? started.session.data.session! : null
-      expect(session).not.toBeNull()
-      await paylater().approveLink(session!.id)
-      await getContainer().resolve(Modules.PAYMENT).authorizePaymentSession(session!.id, {})
-      const orderId = await orderWithoutPayment(started.cart.id, started.paymentCollection.id, "cart_link_only")
-      return { started, session: session!, orderId }
-    }
+    const orderWithoutPayment = (cartId: string, collectionId: string, written: "whole" | "cart_link_only" = "whole") =>
+      orderWithoutPaymentIn(getContainer(), cartId, collectionId, written)
+    const halfMadeOrder = () => halfMadeOrderIn(getContainer(), store, seed, paylater())
 
     /** What Medusa's records say the order holds, read straight from the modules. */
     async function orderRecords(orderId: string, cartId: string) {

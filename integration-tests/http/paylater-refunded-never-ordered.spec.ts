@@ -15,7 +15,9 @@ import { useEnv } from "../helpers/env"
 import { useSandbox } from "../helpers/sandbox"
 import { PAYLATER_PROVIDER_ID } from "../helpers/seed"
 import { createAdminUser, startCheckout, type AdminAuth } from "../helpers/store-client"
-import { runPaidWithoutOrderRefunds } from "../../src/paid-without-order/auto-refund"
+import { runPaidWithoutOrderRefunds, sendRefund } from "../../src/paid-without-order/auto-refund"
+import { ledgerModuleOf } from "../../src/modules/paylater-ledger/resolve"
+import { runRecovery } from "../../src/reconciliation/run-jobs"
 import { eventually, ledgerForCart } from "./paylater-link/ledger"
 import { decideOnLink, followToApp } from "./paylater-link/shopper"
 
@@ -132,6 +134,35 @@ integrationTestRunner({
       expect(placed.orders).toBe(1)
       expect(again.back.location).toBe(`${STOREFRONT}/order/confirmed/${placed.orderId}`)
       expect(await orderMoney(placed.orderId!)).toEqual({ total: Number(paid.item.amount), sessions: [again.sessionId] })
+    })
+
+    it("refunded by a process that died before Medusa's records followed: completion still refuses it, and the recovery job converges Medusa's session", async () => {
+      const paid = await paidWhileNotOffered()
+      paylater().advanceClock(12 * MINUTE)
+      // PayLater accepts the refund; the process dies before the plan is applied (Medusa's session stays authorized).
+      const ledger = ledgerModuleOf(getContainer())!
+      const [item] = await ledger.listPayLaterAttentions({ id: paid.item.id })
+      await sendRefund(getContainer(), ledger, item as never)
+      const sessionStatus = async () =>
+        (await getContainer().resolve(Modules.PAYMENT).listPaymentSessions({ id: paid.sessionId }, { select: ["status"] }))[0]?.status
+      expect(await sessionStatus()).toBe("authorized")
+
+      await offerPayLater(true, paid.all)
+      const completed = await store.completeCart(paid.cartId)
+      expect(completed.type).not.toBe("order")
+      expect(JSON.stringify(completed)).toMatch(/refunded/)
+      expect(await ledgerForCart(getContainer(), paid.cartId)).toMatchObject({ orders: 0 })
+
+      await runRecovery(getContainer())
+      expect(await sessionStatus()).toBe("canceled")
+      await runRecovery(getContainer())
+      expect(await sessionStatus()).toBe("canceled")
+
+      const again = await payAgain(paid.collectionId)
+      const placed = await ledgerForCart(getContainer(), paid.cartId)
+      expect(placed.orders).toBe(1)
+      expect(again.back.location).toBe(`${STOREFRONT}/order/confirmed/${placed.orderId}`)
+      expect(paylater().order(paid.sessionId)?.refunds).toHaveLength(1)
     })
   },
 })

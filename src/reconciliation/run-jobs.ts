@@ -6,6 +6,7 @@ import { runPaidWithoutOrderRefunds } from "../paid-without-order/auto-refund"
 import { sweepAbandonedRefunds } from "./abandoned-refunds"
 import { listUnsentRefunds } from "./unsent-refunds"
 import { redecideOpenItems } from "../paid-without-order/current-items"
+import { convergeGivenBackMoney } from "./given-back-money"
 
 /**
  * The work of the two scheduled jobs, callable by Medusa's scheduler (src/jobs), by the watchdog that
@@ -57,6 +58,10 @@ export async function runRecovery(container: MedusaContainer): Promise<void> {
   const closed = await redecideOpenItems(container)
   if (closed) {
     logger.info(`PayLater recovery: ${closed} item(s) on Settings → PayLater closed (an order holds the payment, or it was refunded in full)`)
+  }
+  const retired = await convergeGivenBackMoney(container)
+  if (retired) {
+    logger.warn(`PayLater recovery: ${retired} Medusa payment session(s) still offered money that went back to the shopper; canceled`)
   }
   const results = await runPaidWithoutOrderRefunds(container)
   const done = results.filter((r) => r.outcome !== "skipped")

@@ -1,0 +1,36 @@
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { logRef } from "../lib/paylater"
+import { ledgerModuleOf } from "../modules/paylater-ledger/resolve"
+import { convergeMoney } from "../money-plan/apply"
+import { CartBusyError } from "../paid-without-order/cart-locks"
+
+/** How far back refunds are looked at, and how many a run converges at most (newest first). */
+const LOOK_BACK_MS = 30 * 24 * 60 * 60_000
+const MAX_PER_RUN = 200
+
+/**
+ * Medusa's records checked against the ledger from the refunds' side: every PayLater order with a
+ * refund sent (accepted, or whose answer is unknown) in the look-back has its money plan applied
+ * again, so a session a refund left usable (the process died between PayLater's answer and the
+ * executor, or the refund went by a road that does not apply the plan) is retired. Idempotent: a
+ * record already right is left alone. Returns how many sessions were retired.
+ */
+export async function convergeGivenBackMoney(container: MedusaContainer, now: Date = new Date()): Promise<number> {
+  const ledger = ledgerModuleOf(container)
+  if (!ledger) return 0
+  const refunds = (await ledger.listPayLaterRefundAttempts(
+    { status: ["succeeded", "pending", "unknown"], sent_at: { $gte: new Date(now.getTime() - LOOK_BACK_MS) } } as never,
+    { select: ["paylater_order_id"], order: { sent_at: "DESC" }, take: MAX_PER_RUN }
+  )) as Array<{ paylater_order_id: string }>
+  let retired = 0
+  for (const paylaterOrderId of new Set(refunds.map((r) => r.paylater_order_id))) {
+    const plan = await convergeMoney(container, paylaterOrderId).catch((error: unknown) => {
+      if (error instanceof CartBusyError) return null // its cart is being completed or refunded now: next run
+      container.resolve(ContainerRegistrationKeys.LOGGER).warn(`PayLater: money of ${logRef(paylaterOrderId)} not checked against Medusa's records: ${(error as Error)?.message}`)
+      return null
+    })
+    if (plan?.retire_session) retired++
+  }
+  return retired
+}
