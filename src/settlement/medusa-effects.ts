@@ -5,7 +5,7 @@ import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/frame
 import type { MedusaContainer } from "@medusajs/framework/types"
 import type { PayLaterSessionData } from "../providers/paylater/session-data"
 import { ATTEMPT_CONTEXT_KEY, SIGNAL_CONTEXT_KEY } from "../modules/paylater-ledger/ledger-port"
-import { currentAttemptOf, mayHaveOtherSessions, type PayLaterSessionContext } from "../medusa-records/session"
+import { currentAttemptOf, type PayLaterSessionContext } from "../medusa-records/session"
 import { takeStatusSlotIn } from "../limits/status-slot"
 
 /**
@@ -43,7 +43,9 @@ export async function takeStatusSlot(
 export async function authorizeUnderLock(
   container: MedusaContainer,
   context: PayLaterSessionContext,
-  signal: string
+  signal: string,
+  /** Settlement's decision (settle.ts): the cart's other unpaid sessions go once this one is authorized. */
+  dropOthers: boolean
 ): Promise<{ data: PayLaterSessionData; payment_id: string } | null> {
   const payment = container.resolve(Modules.PAYMENT)
   return underCartLock(container, context, async () => {
@@ -61,7 +63,7 @@ export async function authorizeUnderLock(
     }
     if (!authorized) return null
     crashPoint("settle:after-authorized")
-    if (context.cart_id && mayHaveOtherSessions(context)) {
+    if (dropOthers) {
       await dropOtherSessions(container, context)
     }
     return { data: (authorized.data ?? {}) as PayLaterSessionData, payment_id: authorized.id }

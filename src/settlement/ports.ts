@@ -48,7 +48,7 @@ export interface SettlementPorts {
    * dropped under the same lock: the payment it created, null when refused, and the attempt that
    * payment was authorized for (as its data names it).
    */
-  authorize(context: PayLaterSessionContext, signal: string): Promise<{ payment_id: string | null; authorized_for: string | null }>
+  authorize(context: PayLaterSessionContext, signal: string, dropOthers: boolean): Promise<{ payment_id: string | null; authorized_for: string | null }>
   recordOrderCaptures(sessionId: string, orderId: string): Promise<void>
   /**
    * Medusa's records of a cart's order its completion left half-made (medusa-records/finish-order.ts);
@@ -88,8 +88,8 @@ export function medusaSettlementPorts(container: MedusaContainer): SettlementPor
     paymentIdOfAttempt: async (row) => (await paymentOfAttempt(container, row))?.id ?? null,
     collectionHoldsNoPayment: (collectionId) => collectionHoldsNoPayment(container, collectionId),
     askPayLater: (row, signal, links) => askPayLaterAboutRow(container, row, signal, links),
-    authorize: async (context, signal) => {
-      const result = await authorizeUnderLock(container, context, signal)
+    authorize: async (context, signal, dropOthers) => {
+      const result = await authorizeUnderLock(container, context, signal, dropOthers)
       return { payment_id: result?.payment_id ?? null, authorized_for: result ? attemptOfPayment(result) : null }
     },
     recordOrderCaptures: async (sessionId, orderId) => {

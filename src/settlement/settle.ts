@@ -3,7 +3,7 @@ import { logRef, type WebhookStatus } from "../lib/paylater"
 import { linkChanges, type AttemptRecord } from "../modules/paylater-ledger/ledger-port"
 import { attemptFactsOf, viewOfSession } from "./attempt-view"
 import { heldByNoOrder } from "../modules/paylater-ledger/whose-money"
-import type { PayLaterSessionContext } from "../medusa-records/session"
+import { mayHaveOtherSessions, type PayLaterSessionContext } from "../medusa-records/session"
 import { holdsOrderMoney, type AttemptSignal, type ViewFacts } from "../modules/paylater-ledger/attempt-state"
 import { settlementStep, type SettlementStep } from "../modules/paylater-ledger/settlement-step"
 import { medusaSettlementPorts, PAYLATER_PAYMENT_SETTLED_EVENT, type AttemptLinks, type SettlementPorts } from "./ports"
@@ -166,7 +166,7 @@ async function authorizeAndComplete(
       current = { ...current, attempt: answer.row }
       if (answer.row.state !== "paid") {
         // A failure is Medusa's record of the session too (status `error`); pending leaves it as it is.
-        authorized = answer.status.code === 3 ? await ports.authorize(current, input.signal) : null
+        authorized = answer.status.code === 3 ? await ports.authorize(current, input.signal, dropsOthers(current)) : null
         if (!authorized?.payment_id) return fromRecord(current, ports.now(), true, answer.row.state !== row.state)
         // Medusa holds a payment for the session after all: the shopper paid again on the same link and
         // PayLater's success reached Medusa by another road (the storefront's own completion) between
@@ -205,6 +205,15 @@ async function authorizeAndComplete(
 
 type Authorization = Awaited<ReturnType<SettlementPorts["authorize"]>>
 
+/**
+ * Medusa's completion takes the collection's first processable session: once this one is paid and
+ * recorded, the cart's other unpaid sessions (a double submit, a second tab) are dropped under the
+ * same cart lock, so the order is placed with this payment.
+ */
+function dropsOthers(context: PayLaterSessionContext): boolean {
+  return !!context.cart_id && mayHaveOtherSessions(context)
+}
+
 /** A paid cart completed with Medusa's own completion, and whose money its order holds. */
 async function placeOrder(
   ports: SettlementPorts,
@@ -237,7 +246,7 @@ async function recordPayment(
   /** Medusa's authorization of the session already taken by this settlement (a decline's, paid meanwhile). */
   authorized: Authorization | null = null
 ): Promise<{ recorded: PayLaterSessionContext } | Settlement> {
-  const { payment_id: paymentId, authorized_for: authorizedFor } = authorized ?? (await ports.authorize(current, input.signal))
+  const { payment_id: paymentId, authorized_for: authorizedFor } = authorized ?? (await ports.authorize(current, input.signal, dropsOthers(current)))
   if (!paymentId) {
     const now = await ports.rereadSession(current)
     if (now.session_gone && now.attempt) {

@@ -74,6 +74,8 @@ function fake(world: World) {
   const finished: PlacedOrder[] = []
   const asked: Array<object | null> = []
   const call = (name: string) => calls.push(name)
+  /** The collection's live sessions, as Medusa's completion would find them. */
+  let sessions = world.session?.collection_session_ids ?? [world.session?.session_id ?? "payses_1"]
   const ports: SettlementPorts = {
     now: () => NOW,
     findAttempt: async () => (call("findAttempt"), world.named ?? null),
@@ -88,10 +90,22 @@ function fake(world: World) {
     paymentIdOfAttempt: async () => (call("paymentIdOfAttempt"), "pay_medusa"),
     collectionHoldsNoPayment: async () => (call("collectionHoldsNoPayment"), world.collectionHoldsNoPayment ?? false),
     askPayLater: async (_row, _signal, l) => (call("askPayLater"), asked.push(l ?? null), world.ask ?? paidAnswer()),
-    authorize: async () => (call("authorize"), { authorized_for: null, ...(world.authorize ?? { payment_id: "pay_1", authorized_for: "payses_1" }) }),
+    authorize: async (context, _signal, dropOthers) => {
+      call("authorize")
+      const authorized = { authorized_for: null, ...(world.authorize ?? { payment_id: "pay_1", authorized_for: "payses_1" }) }
+      if (authorized.payment_id && dropOthers) sessions = [context.session_id]
+      return authorized
+    },
     recordOrderCaptures: async () => void call("recordOrderCaptures"),
     finishPlacedOrder: async (_row, placed) => (call("finishPlacedOrder"), finished.push(placed), world.orderStillPlaced ?? true),
-    completeCart: async () => (call("completeCart"), world.completion ?? { order_id: "order_1", held_by: heldRow() }),
+    completeCart: async (context) => {
+      call("completeCart")
+      // Medusa's completion takes the collection's first processable session: another one left beside
+      // the paid one may be the one it takes (the order would not hold this payment).
+      const other = sessions.find((id) => id !== context.session_id)
+      if (other) return { order_id: null, error: `completion took session ${other}`, tried: true }
+      return world.completion ?? { order_id: "order_1", held_by: heldRow() }
+    },
     whoseMoney: async () => (call("whoseMoney"), world.owner ?? ({ owner: "no_order" } as Owner)),
     recordOrderOwner: async () => (call("recordOrderOwner"), heldRow()),
     settleDetached: async (row, input) => {
