@@ -4,7 +4,7 @@ import { linkChanges, type AttemptRecord } from "../modules/paylater-ledger/ledg
 import { attemptFactsOf, viewOfSession } from "./attempt-view"
 import { heldByNoOrder } from "../modules/paylater-ledger/whose-money"
 import { mayHaveOtherSessions, type PayLaterSessionContext } from "../medusa-records/session"
-import { holdsOrderMoney, type AttemptSignal, type ViewFacts } from "../modules/paylater-ledger/attempt-state"
+import { holdsOrderMoney, type SettlementSignal, type ViewFacts } from "../modules/paylater-ledger/attempt-state"
 import { settlementStep, type SettlementStep } from "../modules/paylater-ledger/settlement-step"
 import { medusaSettlementPorts, PAYLATER_PAYMENT_SETTLED_EVENT, type AttemptLinks, type SettlementPorts } from "./ports"
 import { sessionMoneyLockKey } from "../paid-without-order/refund-plan"
@@ -12,8 +12,6 @@ import { crashPoint } from "../faults/crash-point"
 
 export { PAYLATER_PAYMENT_SETTLED_EVENT }
 
-/** Who is asking: every PayLater signal settles through settlePayLaterSession (Medusa's own "checkout" checks do not). */
-type SettlementSignal = Exclude<AttemptSignal, "checkout">
 
 export interface SettleInput {
   session_id: string

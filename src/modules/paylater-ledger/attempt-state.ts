@@ -216,9 +216,12 @@ export function askDueAt(row: { next_ask_at?: Date | string | null; created_at?:
   return Number.isNaN(t) ? 0 : t
 }
 
-/** What a signal brings when it asks whether to call PayLater. */
-export interface AskingSignal {
-  signal: AttemptSignal
+/** A PayLater signal that settles a payment (Medusa's own "checkout" flows only read). */
+export type SettlementSignal = Exclude<AttemptSignal, "checkout">
+
+/** What a signal brings: who asks, and a verified notification's status when it is one. The one name for it. */
+export interface AskingSignal<S extends AttemptSignal = AttemptSignal> {
+  signal: S
   /** A verified notification's status, when the signal is one. */
   reported?: "success" | "pending" | "failed"
 }

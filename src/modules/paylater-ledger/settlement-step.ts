@@ -1,4 +1,4 @@
-import { askPayLaterNow, holdsOrderMoney, type AttemptSignal, type AttemptState } from "./attempt-state"
+import { askPayLaterNow, holdsOrderMoney, type AskingSignal, type AttemptState, type SettlementSignal } from "./attempt-state"
 
 /**
  * What settlement does next for one signal, decided once from the facts it read under its lock:
@@ -42,12 +42,6 @@ export interface StepFacts {
   latest_of_gone_session?: StepRow | null
 }
 
-export interface StepSignal {
-  signal: Exclude<AttemptSignal, "checkout">
-  /** A verified notification's status. */
-  reported?: "success" | "pending" | "failed"
-}
-
 export type SettlementStep =
   /** The named row already holds its order's money: a repeat, answered from the row alone. */
   | { step: "already_placed" }
@@ -74,7 +68,7 @@ export type SettlementStep =
    */
   | { step: "answer_from_row"; reported_failed: boolean }
 
-export function settlementStep(facts: StepFacts, signal: StepSignal, now: Date): SettlementStep {
+export function settlementStep(facts: StepFacts, signal: AskingSignal<SettlementSignal>, now: Date): SettlementStep {
   if (holdsOrderMoney(facts.named)) {
     return { step: "already_placed" }
   }

@@ -1,5 +1,6 @@
 import { ATTEMPT_STATES, askPayLaterNow, type AttemptState } from "../attempt-state"
-import { settlementStep, type StepFacts, type StepRow, type StepSession, type StepSignal } from "../settlement-step"
+import { settlementStep, type StepFacts, type StepRow, type StepSession } from "../settlement-step"
+import type { AskingSignal, SettlementSignal } from "../attempt-state"
 
 const NOW = new Date("2026-05-01T12:00:00.000Z")
 const FUTURE = new Date(NOW.getTime() + 10 * 60_000)
@@ -21,8 +22,8 @@ const session = (extra: Partial<StepSession> = {}): StepSession => ({
   ...extra,
 })
 const live = (extra: Partial<StepSession> = {}, facts: Partial<StepFacts> = {}): StepFacts => ({ named: null, session: session(extra), ...facts })
-const webhook = (reported: "success" | "pending" | "failed"): StepSignal => ({ signal: "webhook", reported })
-const RETURN: StepSignal = { signal: "return" }
+const webhook = (reported: "success" | "pending" | "failed"): AskingSignal<SettlementSignal> => ({ signal: "webhook", reported })
+const RETURN: AskingSignal<SettlementSignal> = { signal: "return" }
 
 describe("settlementStep", () => {
   describe("which attempt", () => {
@@ -113,7 +114,7 @@ describe("settlementStep", () => {
   })
 
   describe("over every combination", () => {
-    const signals: StepSignal[] = [
+    const signals: AskingSignal<SettlementSignal>[] = [
       ...(["return", "webhook", "poll", "admin", "reconciliation"] as const).map((signal) => ({ signal })),
       webhook("success"),
       webhook("pending"),
