@@ -1,0 +1,76 @@
+import { setTimeout as sleep } from "node:timers/promises"
+import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { ledgerModuleOf } from "../modules/paylater-ledger/resolve"
+import { recordOrderOwner, whoseMoney } from "../medusa-records/order-owner"
+import { collectionHoldsNoPayment } from "../medusa-records/owners"
+import { currentAttemptOf, readPayLaterSession } from "../medusa-records/session"
+import { attemptOfPayment, paymentOfAttempt } from "../medusa-records/payment-attempt"
+import { completeUnlessRefunded } from "./completion"
+import { settleDetachedAttempt } from "./detached-attempt"
+import { authorizeUnderLock, rereadSessionRow, takeStatusSlot } from "./medusa-effects"
+import { askPayLaterAboutRow } from "./ask-paylater"
+import { recordOrderCaptures } from "../medusa-records/order-captures"
+import { finishPlacedOrder } from "../medusa-records/finish-order"
+import type { SettlementPorts } from "./ports"
+
+/**
+ * Emitted when a settlement processed PayLater's word that a payment is paid (a verified `success`
+ * notification, or an answer PayLater gave this settlement), with its outcome: something to
+ * subscribe to, e.g. to act on `paid_without_order`. Outcome "error" when that settlement threw.
+ */
+export const PAYLATER_PAYMENT_SETTLED_EVENT = "paylater.payment_settled"
+
+/** The settlement ports bound to a Medusa app (ports.ts is the interface; unit tests bind fakes). */
+export function medusaSettlementPorts(container: MedusaContainer): SettlementPorts {
+  const ledger = () => ledgerModuleOf(container)
+  return {
+    now: () => new Date(),
+    findAttempt: async (id) => (await ledger()?.findAttempt(id)) ?? null,
+    currentAttemptOf: (sessionId) => currentAttemptOf(container, sessionId),
+    linkAttempt: async (id, links) => {
+      await ledger()?.linkAttempt(id, links)
+    },
+    readSession: (sessionId) => readPayLaterSession(container, sessionId),
+    rereadSession: (context) => rereadSessionRow(container, context),
+    paymentIdOfAttempt: async (row) => (await paymentOfAttempt(container, row))?.id ?? null,
+    collectionHoldsNoPayment: (collectionId) => collectionHoldsNoPayment(container, collectionId),
+    askPayLater: (row, signal, links) => askPayLaterAboutRow(container, row, signal, links),
+    authorize: async (context, signal, dropOthers) => {
+      const result = await authorizeUnderLock(container, context, signal, dropOthers)
+      return { payment_id: result?.payment_id ?? null, authorized_for: result ? attemptOfPayment(result) : null }
+    },
+    recordOrderCaptures: async (sessionId, orderId) => {
+      await recordOrderCaptures(container, sessionId, orderId)
+    },
+    finishPlacedOrder: async (row, placed) => (await finishPlacedOrder(container, row, placed)) !== null,
+    completeCart: (context) => completeUnlessRefunded(container, context),
+    whoseMoney: (row) => whoseMoney(container, row),
+    recordOrderOwner: (placed) => recordOrderOwner(container, placed),
+    settleDetached: (row, input) => settleDetachedAttempt(container, row, input),
+    underLock: async (key, seconds, busy, work) => {
+      let entered = false
+      try {
+        return await container.resolve(Modules.LOCKING).execute(
+          key,
+          () => {
+            entered = true
+            return work()
+          },
+          { timeout: seconds }
+        )
+      } catch (error) {
+        if (!entered && /timed?[- ]?out/i.test(String((error as Error)?.message ?? ""))) {
+          return busy()
+        }
+        throw error
+      }
+    },
+    takeStatusSlot: (sessionId, seconds) => takeStatusSlot(container, sessionId, seconds),
+    sleep: (ms) => sleep(ms),
+    announce: async (data) => {
+      await container.resolve(Modules.EVENT_BUS).emit({ name: PAYLATER_PAYMENT_SETTLED_EVENT, data })
+    },
+    warn: (message) => container.resolve(ContainerRegistrationKeys.LOGGER).warn(message),
+  }
+}
