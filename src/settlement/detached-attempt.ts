@@ -13,22 +13,14 @@ import type { SettleInput, Settlement } from "./settle"
 import { takeStatusSlot } from "./medusa-effects"
 import { askPayLaterAboutRow } from "./ask-paylater"
 
-/**
- * Why no order holds a paid attempt no live session stands for, in one line for Settings → PayLater.
- * `cartOrder`: the order its cart became (with another payment: this attempt has none in Medusa).
- */
-function whyDetached(row: AttemptRecord, cartOrder: string | null): string {
-  if (cartOrder && row.cart_id) {
-    // A second tab, a double submit: the cart was paid and placed with another session's payment.
-    return `cart ${row.cart_id} became order ${cartOrder} with another payment, so the shopper paid twice (this payment's session ${row.session_id} was replaced in Medusa)`
-  }
+function whyDetached(row: AttemptRecord): string {
   if (row.superseded_by) {
     return `it was paid on an earlier link or request of session ${row.session_id}, replaced by ${row.superseded_by}`
   }
   if (row.start_error) {
     return `PayLater's answer to the request was lost (${row.start_error}), so checkout never knew it was sent`
   }
-  return `its payment session ${row.session_id} was deleted in Medusa (the cart changed or another method was chosen)${row.cart_id ? `; cart ${row.cart_id}` : ""}`
+  return `its payment session ${row.session_id} was deleted in Medusa (the cart changed, another method was chosen, or a payment was started again in another tab)${row.cart_id ? `; cart ${row.cart_id}` : ""}`
 }
 
 /**
@@ -57,32 +49,28 @@ export async function settleDetachedAttempt(
     asked = true
     current = answer.row
   }
-  const linked = await linkToCart(container, current)
-  current = linked.row
+  current = await linkToCart(container, current)
   const changed = current.state !== row.state
   if (current.state === "paid") {
-    await listPaidDetached(container, current, input.signal, changed, linked.cartOrder)
+    await listPaidDetached(container, current, input.signal, changed)
   }
   return { outcome: "detached", session: null, attempt: current, asked, changed }
 }
 
 /**
- * The cart of the attempt's collection, written on its row once known, and the order that cart
- * became. Never written as the row's order: only the attempt whose money the order holds gets that
- * (medusa-records/order-owner.ts).
+ * The cart of the attempt's collection, written on its row once known. Never the cart's order: only
+ * the attempt whose money the order holds gets that (medusa-records/order-owner.ts).
  */
-async function linkToCart(container: MedusaContainer, row: AttemptRecord): Promise<{ row: AttemptRecord; cartOrder: string | null }> {
-  // The order is only needed to say why a paid one is listed.
-  if (!row.payment_collection_id || (row.cart_id && row.state !== "paid")) return { row, cartOrder: null }
+async function linkToCart(container: MedusaContainer, row: AttemptRecord): Promise<AttemptRecord> {
+  if (!row.payment_collection_id || row.cart_id) return row
   const owner = (await ownersOf(container, [row.payment_collection_id])).get(row.payment_collection_id)
-  const cartOrder = owner?.order_id ?? null
-  if (row.cart_id || !owner?.cart_id) return { row, cartOrder }
+  if (!owner?.cart_id) return row
   await ledgerModuleOf(container)!.linkAttempt(row.paylater_order_id, { cart_id: owner.cart_id })
-  return { row: { ...row, cart_id: owner.cart_id }, cartOrder }
+  return { ...row, cart_id: owner.cart_id }
 }
 
 /** Lists a paid detached attempt (idempotent: the same PayLater order gives the same item). */
-async function listPaidDetached(container: MedusaContainer, row: AttemptRecord, signal: string, news: boolean, cartOrder: string | null): Promise<void> {
+async function listPaidDetached(container: MedusaContainer, row: AttemptRecord, signal: string, news: boolean): Promise<void> {
   const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
   if (await paymentOfAttempt(container, row)) {
     // Medusa recorded this attempt's payment, then deleted its session: its cart's completion failed.
@@ -102,7 +90,7 @@ async function listPaidDetached(container: MedusaContainer, row: AttemptRecord, 
     payment_collection_id: row.payment_collection_id,
     cart_id: row.cart_id,
     order_id: row.order_id,
-    reason: whyDetached(row, cartOrder),
+    reason: whyDetached(row),
     detail: { signal, paylater_ref: row.paylater_ref, superseded_by: row.superseded_by, kind: row.kind },
   })
   if (news && flagged) {
