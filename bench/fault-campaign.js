@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Killed at any moment, nothing lost (issue 32): a fault campaign against the real server.
 //
-// A real `medusa start` (NODE_ENV=production) with the plugin, real PostgreSQL, the sandbox as
+// A real `medusa start` (NODE_ENV=staging: production's JSON logs and secure cookies, but crash points
+// are refused under NODE_ENV=production) with the plugin, real PostgreSQL, the sandbox as
 // PayLater. Seeded shoppers run link and Request to Pay checkouts (approve, decline, abandon,
 // return, poll, double submit, a new request after a decline) while the nemesis SIGKILLs the server
 // at random moments and at every named crash point (src/faults/crash-point.ts), drops every
@@ -77,6 +78,9 @@ async function main() {
   const stack = await startStack({
     // Server logs per seed (.tmp/bench-logs/fault-campaign-<seed>/medusa-<n>.log): one file per start.
     name: `fault-campaign-${SEED}`,
+    // The plugin refuses to boot with PAYLATER_CRASH_POINTS set under NODE_ENV=production
+    // (src/faults/crash-point.ts); staging is Medusa's closest mode that is not production.
+    nodeEnv: "staging",
     env: {
       PAYLATER_RECONCILE_SCHEDULE: RECONCILE_CRON,
       PAYLATER_WEBHOOK_DELAY_MS: "500",

@@ -9,7 +9,7 @@ import type { Knex } from "knex"
 import { computeFunnel, type FunnelReport } from "../../src/funnel/definitions"
 import { periodOf, presetPeriod, previousPeriod, type Period } from "../../src/funnel/period"
 import { ledgerModuleOf } from "../../src/modules/paylater-ledger/resolve"
-import { readFunnelRows, seedHistory } from "../helpers/funnel-history"
+import { insertRows, readFunnelRows, seedHistory } from "../helpers/funnel-history"
 import { integrationTestRunner } from "../helpers/runner"
 import { useSandbox } from "../helpers/sandbox"
 import { createAdminUser, type AdminAuth } from "../helpers/store-client"
@@ -139,6 +139,39 @@ integrationTestRunner({
       expect(col("mobile").filter(Boolean).every((m) => /^974\*{5}\d{3}$/.test(m))).toBe(true)
       expect([...new Set(col("status"))]).toEqual(expect.arrayContaining(["placed", "paid_without_order", "refunded", "partially_refunded"]))
       expect(text).not.toMatch(/secret|token/i)
+    })
+
+    it("a second tab's extra payment is paid without an order at once, in SQL as in the definitions, in the funnel and the CSV (issue 45)", async () => {
+      // A paid and placed checkout of the history, and a second attempt on its cart paid a minute ago
+      // whose session Medusa deleted (the first tab's payment placed the order): an extra payment.
+      const {
+        rows: [placed],
+      } = await knex().raw(`select * from paylater_attempt where state = 'paid' and order_id is not null and cart_id is not null and deleted_at is null limit 1`)
+      const now = Date.now()
+      const extra = {
+        ...placed,
+        id: `${placed.id}_2tab`,
+        paylater_order_id: `${placed.paylater_order_id}_2tab`,
+        session_id: `${placed.session_id}_2tab`,
+        order_id: null,
+        payment_id: null,
+        created_at: new Date(now - 3 * 60_000).toISOString(),
+        updated_at: new Date(now - 60_000).toISOString(),
+        paid_at: new Date(now - 60_000).toISOString(),
+        last_status_at: new Date(now - 60_000).toISOString(),
+        session_gone_at: new Date(now - 2 * 60_000).toISOString(),
+        paylater_ref: "PL-2TAB",
+      }
+      await insertRows(knex(), "paylater_attempt", [extra])
+      const res = await get(`/admin/paylater/reports/funnel?period=today`)
+      const { period, previous, generated_at, ...report } = res.data
+      expect(report).toEqual(await truth(presetPeriod("today", new Date(), ZONE)))
+      expect(report.methods.total.attempts.paid_without_order).toBeGreaterThanOrEqual(1)
+      expect(report.methods.total.attempts.placing).toBe(0)
+      const csv = await api.get(`/admin/paylater/reports/payments/csv?period=today`, { ...admin, ...keep, responseType: "text" })
+      const [header, ...rows] = parseCsv(String(csv.data).replace(/^\uFEFF/, ""))
+      const row = rows.find((r) => r[header.indexOf("paylater_order_id")] === extra.paylater_order_id)
+      expect(row?.[header.indexOf("status")]).toBe("paid_without_order")
     })
 
     it("the page's rows are the CSV's, page after page", async () => {

@@ -38,8 +38,17 @@ const STARTER_FILES: Record<string, string> = {
   "src/lib/data/cookies.ts": [
     `import { cookies as nextCookies } from "next/headers"`,
     `export const getCartId = async () => (await nextCookies()).get("_medusa_cart_id")?.value`,
+    `export const getAuthHeaders = async (): Promise<{ authorization: string } | {}> => ({})`,
     `export const removeCartId = async (): Promise<void> => {}`,
     `export const getCacheTag = async (tag: string): Promise<string> => tag`,
+    ``,
+  ].join("\n"),
+  // The starter's link component, by its props.
+  "src/modules/common/components/localized-client-link/index.tsx": [
+    `import type { ReactNode } from "react"`,
+    `export default function LocalizedClientLink(props: { href: string; className?: string; children?: ReactNode }) {`,
+    `  return <a href={props.href} className={props.className}>{props.children}</a>`,
+    `}`,
     ``,
   ].join("\n"),
 }
@@ -73,6 +82,24 @@ export function writeGuideFiles(guidePath: string, storefrontDir: string): strin
       `}`,
       ``,
     ].join("\n"),
+    // Step 8's page for a payment taken without an order.
+    "src/app/paylater/paid-not-placed/page.tsx": block("guide-paid-not-placed"),
+    // The cart.ts change: the block where getOrSetCart read its cart, with the starter's own lines around it.
+    "src/lib/data/cart.ts": [
+      `"use server"`,
+      `import { sdk } from "@lib/config"`,
+      `import { revalidateTag } from "next/cache"`,
+      `import { getAuthHeaders, getCacheTag, getCartId, removeCartId } from "./cookies"`,
+      `export async function getOrSetCart(countryCode: string) {`,
+      `  const region = { id: countryCode }`,
+      block("guide-get-or-set-cart"),
+      `  if (!cart) {`,
+      `    cart = (await sdk.store.cart.create({ region_id: region.id }, {}, headers)).cart`,
+      `  }`,
+      `  return cart`,
+      `}`,
+      ``,
+    ].join("\n"),
   }
   for (const [file, text] of Object.entries(files)) {
     fs.mkdirSync(path.dirname(path.join(storefrontDir, file)), { recursive: true })
@@ -93,7 +120,7 @@ export function writeGuideFiles(guidePath: string, storefrontDir: string): strin
         skipLibCheck: true,
         types: ["react", "node"],
         baseUrl: ".",
-        paths: { "@lib/*": ["src/lib/*"] },
+        paths: { "@lib/*": ["src/lib/*"], "@modules/*": ["src/modules/*"] },
       },
       include: ["src/**/*", "next-stubs.d.ts"],
     })

@@ -1,10 +1,13 @@
 import { writeSync } from "node:fs"
+import ipaddr from "ipaddr.js"
 
 /**
  * Named crash points: a test-only hook that kills this process at an irreversible boundary, so the
  * fault campaign (bench/fault-campaign.js) can prove that a process dying exactly there loses no
- * money. Off unless PAYLATER_CRASH_POINTS names the point; refused at boot (provider options, see
- * `crashPointProblems`) when a PayLater registration takes live payments (`environment: "production"`).
+ * money. Off unless PAYLATER_CRASH_POINTS names the point. Armed only next to the local sandbox: the
+ * boot is refused (provider options, see `crashPointProblems`) unless every PayLater registration
+ * is a sandbox one whose API base is on this machine's loopback, in a process whose NODE_ENV is
+ * not production.
  *
  *   PAYLATER_CRASH_POINTS="complete:after-order"          first hit kills the process
  *   PAYLATER_CRASH_POINTS="start:after-write-ahead@3"     the third hit does
@@ -63,21 +66,62 @@ export function parseCrashPoints(value: string | undefined): CrashPlan {
   return { at, problems }
 }
 
+/** What the boot check needs to know about one PayLater registration. */
+export interface CrashPointTarget {
+  /** `environment` as parsed: "sandbox" or "production". */
+  environment: string | undefined
+  /** The API base the registration talks to (PayLater's host when `apiBaseUrl` is unset). */
+  apiBaseUrl: string | undefined
+}
+
 /**
- * Why this configuration may not run with crash points armed: empty when none are armed or every
- * PayLater registration is a sandbox. Called by the provider's option validation, so a live store
- * with the variable set (a copied .env) refuses to boot instead of dying mid-payment.
+ * Whether `url` names this machine's loopback: `localhost` (and `*.localhost`, RFC 6761), 127.0.0.0/8,
+ * ::1, or 127.x written as IPv4-mapped IPv6. Names are not resolved. 0.0.0.0 and private addresses
+ * are not loopback: another machine may answer there.
  */
-export function crashPointProblems(environment: string | undefined, env: NodeJS.ProcessEnv = process.env): string[] {
+export function isLoopbackUrl(url: string | undefined): boolean {
+  let host: string
+  try {
+    host = new URL(url ?? "").hostname.toLowerCase().replace(/^\[|\]$/g, "").replace(/\.+$/, "")
+  } catch {
+    return false
+  }
+  if (/^(localhost|.+\.localhost)$/.test(host)) return true
+  if (!ipaddr.isValid(host)) return false
+  const address = ipaddr.process(host)
+  return address.range() === "loopback"
+}
+
+/** Whether NODE_ENV says production: Medusa's "production"/"prod", or anything naming prod (its database config reads /prod/i). */
+function productionNodeEnv(env: NodeJS.ProcessEnv): boolean {
+  return /prod/i.test(env.NODE_ENV ?? "")
+}
+
+/**
+ * Why this configuration may not run with crash points armed: empty when none are armed, or when the
+ * registration talks to the local sandbox (environment "sandbox", a loopback API base) in a process
+ * that is not production. Each refusal names the variable to change. Called by the provider's option
+ * validation, so a store with the variable set (a copied .env) refuses to boot instead of dying
+ * mid-payment next to real money.
+ */
+export function crashPointProblems(target: CrashPointTarget, env: NodeJS.ProcessEnv = process.env): string[] {
   const value = env[CRASH_POINTS_ENV]
   if (!value || !value.trim()) return []
   const plan = parseCrashPoints(value)
-  if (environment === "production") {
-    return [
-      `${CRASH_POINTS_ENV} is set: crash points kill the server on purpose and are for fault tests against PayLater's sandbox only; with environment "production" (live payments) unset it`,
-    ]
+  const armed = `${CRASH_POINTS_ENV} is set: crash points kill the server on purpose and may be armed only against the local PayLater sandbox`
+  const problems: string[] = []
+  if (target.environment !== "sandbox") {
+    problems.push(`${armed}, and environment is "${target.environment ?? "unset"}" (live payments): unset ${CRASH_POINTS_ENV}`)
   }
-  return plan.problems
+  if (!isLoopbackUrl(target.apiBaseUrl)) {
+    problems.push(
+      `${armed}, and apiBaseUrl (PAYLATER_API_BASE_URL in the README's configuration) is ${target.apiBaseUrl ?? "unset"}, not a loopback address such as http://127.0.0.1:4010: unset ${CRASH_POINTS_ENV}`
+    )
+  }
+  if (productionNodeEnv(env)) {
+    problems.push(`${armed}, and NODE_ENV is "${env.NODE_ENV}": unset ${CRASH_POINTS_ENV} (fault tests run with NODE_ENV=staging, test or development)`)
+  }
+  return [...problems, ...plan.problems]
 }
 
 let plan: CrashPlan | null = null

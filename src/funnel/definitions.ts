@@ -19,7 +19,12 @@ import { dayOf, daysOf, type Period } from "./period"
  * its payment was in.
  */
 
-/** Paid with no order yet is "placing" for this long after PayLater said paid (the order is being made). */
+/**
+ * Paid with no order yet is "placing" for this long after PayLater said paid (the order is being
+ * made), unless nothing can place it any more: its session was deleted or a newer attempt replaced
+ * it (an extra payment from a second tab, a cart that could not become an order), which Settings →
+ * PayLater lists at once as paid without an order, and so does every other screen.
+ */
 export const PLACING_GRACE_MS = 10 * 60_000
 /** Refund attempts that moved money: PayLater accepted it, or an operator confirmed it did. */
 export const MONEY_REFUND_STATUSES = ["succeeded", "refunded"] as const
@@ -36,8 +41,9 @@ export const LOOKUP_REFUSAL_CODES = ["paylater_not_eligible", "paylater_rtp_try_
 export const OUTCOMES = ["placed", "placing", "paid_without_order", "declined", "expired", "abandoned", "open"] as const
 /**
  * - placed: paid, and the payment is recorded on a Medusa order (for point of sale: the order it was for);
- * - placing: paid less than PLACING_GRACE_MS ago, no order yet;
- * - paid_without_order: paid longer ago than that, no order (the plugin refunds or flags it);
+ * - placing: paid less than PLACING_GRACE_MS ago, no order yet, its session still live and current;
+ * - paid_without_order: paid with no order, longer ago than that or with no live session to place
+ *   it (deleted or replaced: the plugin lists it at once, and refunds or holds it);
  * - declined: PayLater (or the shopper in PayLater's app) refused it, or refused to create it;
  * - expired: PayLater ended it at its expiry, or it is past its expiry (+ grace) with no word;
  * - abandoned: not ended by PayLater, but the shopper moved on (a newer attempt replaced it, or
@@ -88,6 +94,7 @@ export function outcomeOf(a: FunnelAttempt, now: Date): Outcome {
   switch (a.state) {
     case "paid": {
       if (a.order_id) return "placed"
+      if (a.superseded_by || a.session_gone_at) return "paid_without_order"
       return now.getTime() - paidAtOf(a).getTime() < PLACING_GRACE_MS ? "placing" : "paid_without_order"
     }
     case "declined":

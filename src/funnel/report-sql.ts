@@ -55,6 +55,7 @@ const MONEY_REFUNDS = `(${MONEY_REFUND_STATUSES.map((s) => `'${s}'`).join(", ")}
 export const OUTCOME_INDEX_SQL = `case
     when state = 'paid' then
       case when order_id is not null then 0
+           when superseded_by is not null or session_gone_at is not null then 2
            when coalesce(paid_at, created_at) > $placing_since then 1
            else 2 end
     when state in ('declined', 'never_started') then 3

@@ -20,7 +20,7 @@ function whyDetached(row: AttemptRecord): string {
   if (row.start_error) {
     return `PayLater's answer to the request was lost (${row.start_error}), so checkout never knew it was sent`
   }
-  return `its payment session ${row.session_id} was deleted in Medusa (the cart changed or another method was chosen)${row.cart_id ? `; cart ${row.cart_id}` : ""}`
+  return `its payment session ${row.session_id} was deleted in Medusa (the cart changed, another method was chosen, or a payment was started again in another tab)${row.cart_id ? `; cart ${row.cart_id}` : ""}`
 }
 
 /**

@@ -7,12 +7,15 @@ import type { OrderActivity } from "../activity/timeline"
 import { viewOf } from "../modules/paylater-ledger/attempt-state"
 import { settlePayLaterSession } from "../settlement/settle"
 import { lastStatusOf } from "../activity/attempt-facts"
+import { STATUS_CALL_INTERVAL_SECONDS, statusSlotWithin } from "../limits/status-interval"
+import { takeStatusSlot } from "../settlement/medusa-effects"
 
 /**
  * "Check with PayLater now" for every PayLater session of an order.
  *
- * A session that is not settled is settled now (unthrottled: an explicit staff action), exactly as
- * a webhook's success would be. A settled session is only asked, read-only, and the answer compared
+ * A session that is not settled is settled now, exactly as a webhook's success would be: within the
+ * session's status-call slot, waiting for the next one when another signal has this interval's (an
+ * explicit staff action is never answered from an older record). A settled session is only asked, read-only, and the answer compared
  * with the store's records: nothing PayLater says can unpay a captured payment or revive a failed
  * one. Each check is recorded in the activity log.
  */
@@ -25,7 +28,12 @@ export async function checkOrderWithPayLater(
   const outcomes: CheckOutcome[] = []
   for (const { id } of facts.sessions) {
     // Settling a paid session asks nothing; for a point-of-sale one it heals a missing order transaction.
-    const result = await settlePayLaterSession(container, { session_id: id, signal: "admin" })
+    const result = await settlePayLaterSession(container, {
+      session_id: id,
+      signal: "admin",
+      throttle_seconds: STATUS_CALL_INTERVAL_SECONDS,
+      wait_for_slot: true,
+    })
     if (!result.session || !result.facts) continue
     const session = result.session
     const paylaterOrderId = session.attempt?.paylater_order_id ?? null
@@ -45,7 +53,8 @@ export async function checkOrderWithPayLater(
     } else {
       // Settled already: PayLater is asked (at the row's own registration, the answer recorded on the
       // row) and its answer compared with the records; nothing in Medusa changes from it.
-      const answer = session.attempt ? await askPayLaterAboutRow(container, session.attempt, "admin") : null
+      const slot = session.attempt && (await statusSlotWithin(() => takeStatusSlot(container, id, STATUS_CALL_INTERVAL_SECONDS), { wait: true }))
+      const answer = session.attempt && slot ? await askPayLaterAboutRow(container, session.attempt, "admin") : null
       const status = answer?.kind === "answered" ? answer.status : null
       const paidHere = state.status === "paid" || state.status === "processing"
       outcome = {

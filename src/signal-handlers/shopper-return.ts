@@ -4,12 +4,13 @@ import { recordPayLaterActivity } from "../activity/record"
 import { returnDecisionOf, type ReturnOutcomeHint } from "../modules/paylater-ledger/attempt-state"
 import { detachedReturnUrl, returnUrlFor } from "../settlement/return-redirect"
 import { settlePayLaterSession } from "../settlement/settle"
+import { STATUS_CALL_INTERVAL_SECONDS } from "../limits/status-interval"
 
 /**
  * A return visit asks PayLater about the session at most once per this many seconds, whichever
  * instance serves it (the return route is public: a session id must not buy unlimited calls).
  */
-export const RETURN_STATUS_INTERVAL_SECONDS = 5
+export const RETURN_STATUS_INTERVAL_SECONDS = STATUS_CALL_INTERVAL_SECONDS
 
 /**
  * The shopper is back from PayLater: settle (the order is placed only if PayLater says paid) and

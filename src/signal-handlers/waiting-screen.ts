@@ -6,9 +6,10 @@ import { recordedPaymentOf } from "../medusa-records/payment-attempt"
 import { viewOf, type AttemptView } from "../modules/paylater-ledger/attempt-state"
 import type { PayLaterSessionContext } from "../medusa-records/session"
 import { settlePayLaterSession } from "../settlement/settle"
+import { STATUS_CALL_INTERVAL_SECONDS } from "../limits/status-interval"
 
 /** How often a waiting session may be checked with PayLater while someone polls it. */
-export const POLL_STATUS_INTERVAL_SECONDS = 5
+export const POLL_STATUS_INTERVAL_SECONDS = STATUS_CALL_INTERVAL_SECONDS
 
 /**
  * A screen waiting on a payment (the storefront's Request to Pay screen, the admin's order widget):

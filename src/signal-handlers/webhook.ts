@@ -7,6 +7,7 @@ import { PAID_WITHOUT_ORDER_NEXT_STEP } from "../paid-without-order/listing"
 import { recordPayLaterActivity } from "../activity/record"
 import { configuredRegistrations } from "../medusa-records/registrations"
 import { settlePayLaterSession, type SettlementResult } from "../settlement/settle"
+import { STATUS_CALL_INTERVAL_SECONDS } from "../limits/status-interval"
 import { queuedFields, readQueuedFields, type PayLaterWebhookEventData } from "./webhook-fields"
 
 export { PAYLATER_WEBHOOK_EVENT, queuedFields, type PayLaterWebhookEventData } from "./webhook-fields"
@@ -89,6 +90,10 @@ async function settleVerified(container: MedusaContainer, webhook: PayLaterWebho
     paylater_order_id: webhook.order_id,
     signal: "webhook",
     reported: webhook.status,
+    // A success is confirmed with PayLater within the session's status-call slot, waiting for the
+    // next one when a poll or a return has this interval's: the news is never dropped for it.
+    throttle_seconds: STATUS_CALL_INTERVAL_SECONDS,
+    wait_for_slot: true,
   })
   if (result.outcome === "detached") {
     // Settled from its ledger row (session deleted or attempt superseded): listed there if paid.

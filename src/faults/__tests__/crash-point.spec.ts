@@ -53,17 +53,66 @@ describe("crash points", () => {
     expect(parseCrashPoints("complete:after-order@0").problems).toHaveLength(1)
   })
 
-  it("refuses boot when armed next to live PayLater payments, whatever NODE_ENV is", () => {
-    const env = { [CRASH_POINTS_ENV]: "complete:after-order" }
-    expect(crashPointProblems("production", env)[0]).toMatch(/environment "production"/)
-    expect(crashPointProblems("sandbox", env)).toEqual([])
-    expect(crashPointProblems("production", {})).toEqual([])
-    expect(crashPointProblems("sandbox", { [CRASH_POINTS_ENV]: "typo" })[0]).toMatch(/"typo" is not one of/)
+  describe("armed only against the local sandbox, outside production", () => {
+    const armed = { [CRASH_POINTS_ENV]: "complete:after-order" }
+    const sandbox = { environment: "sandbox", apiBaseUrl: "http://127.0.0.1:4010" }
+    const cases: Array<[string, { environment: string; apiBaseUrl: string }, string | undefined, RegExp | null]> = [
+      ["sandbox, loopback, NODE_ENV=test", sandbox, "test", null],
+      ["sandbox, loopback, NODE_ENV=development", sandbox, "development", null],
+      ["sandbox, loopback, NODE_ENV=staging", sandbox, "staging", null],
+      ["sandbox, loopback, NODE_ENV unset", sandbox, undefined, null],
+      ["sandbox, localhost", { ...sandbox, apiBaseUrl: "http://localhost:4010" }, "test", null],
+      ["sandbox, ::1", { ...sandbox, apiBaseUrl: "http://[::1]:4010" }, "test", null],
+      ["sandbox, 127.0.0.2", { ...sandbox, apiBaseUrl: "http://127.0.0.2:4010" }, "test", null],
+      ["sandbox, loopback, NODE_ENV=production", sandbox, "production", /NODE_ENV is "production"/],
+      ["sandbox, loopback, NODE_ENV=prod", sandbox, "prod", /NODE_ENV is "prod"/],
+      ["sandbox, PayLater's production host", { ...sandbox, apiBaseUrl: "https://api.paylater.qa" }, "test", /apiBaseUrl .*https:\/\/api\.paylater\.qa, not a loopback/],
+      ["sandbox, a private address", { ...sandbox, apiBaseUrl: "http://10.0.0.5:4010" }, "test", /apiBaseUrl .*not a loopback/],
+      ["sandbox, 0.0.0.0", { ...sandbox, apiBaseUrl: "http://0.0.0.0:4010" }, "test", /apiBaseUrl .*not a loopback/],
+      ["production environment, loopback", { ...sandbox, environment: "production" }, "test", /environment is "production"/],
+    ]
+    it.each(cases)("%s", (_name, target, nodeEnv, refusal) => {
+      const env = { ...armed, ...(nodeEnv === undefined ? {} : { NODE_ENV: nodeEnv }) }
+      const problems = crashPointProblems(target, env)
+      if (!refusal) return expect(problems).toEqual([])
+      expect(problems).toHaveLength(1)
+      expect(problems[0]).toMatch(refusal)
+      expect(problems[0]).toMatch(/PAYLATER_CRASH_POINTS is set/)
+    })
 
-    process.env[CRASH_POINTS_ENV] = "complete:after-order"
-    const live = { ...OPTIONS, environment: "production", apiBaseUrl: undefined, clientSecret: "issued", webhookSecret: "issued-too" }
-    expect(() => resolveProviderOptions(live, { production: false })).toThrow(/PAYLATER_CRASH_POINTS is set/)
-    expect(() => resolveProviderOptions({ ...OPTIONS, environment: "sandbox" }, { production: true })).not.toThrow()
+    it("names every variable that is wrong at once", () => {
+      const live = { environment: "production", apiBaseUrl: "https://api.paylater.qa" }
+      const problems = crashPointProblems(live, { ...armed, NODE_ENV: "production" })
+      expect(problems).toHaveLength(3)
+      expect(problems.join("\n")).toMatch(/environment is "production"[\s\S]*apiBaseUrl[\s\S]*NODE_ENV is "production"/)
+    })
+
+    it("says nothing when the variable is unset or blank, whatever the configuration", () => {
+      const live = { environment: "production", apiBaseUrl: "https://api.paylater.qa" }
+      expect(crashPointProblems(live, { NODE_ENV: "production" })).toEqual([])
+      expect(crashPointProblems(live, { [CRASH_POINTS_ENV]: "  ", NODE_ENV: "production" })).toEqual([])
+    })
+
+    it("still names an unknown point", () => {
+      expect(crashPointProblems(sandbox, { [CRASH_POINTS_ENV]: "typo", NODE_ENV: "test" })[0]).toMatch(/"typo" is not one of/)
+    })
+
+    it("refuses the provider's options at boot (the check runs in resolveProviderOptions)", () => {
+      const savedNodeEnv = process.env.NODE_ENV
+      try {
+        process.env[CRASH_POINTS_ENV] = "complete:after-order"
+        process.env.NODE_ENV = "test"
+        const live = { ...OPTIONS, environment: "production", apiBaseUrl: undefined, clientSecret: "issued", webhookSecret: "issued-too" }
+        expect(() => resolveProviderOptions(live, { production: false })).toThrow(/PAYLATER_CRASH_POINTS is set.*environment is "production"/)
+        // A sandbox registration at PayLater's own sandbox host: not the local sandbox.
+        expect(() => resolveProviderOptions({ ...OPTIONS, environment: "sandbox", apiBaseUrl: undefined }, { production: false })).toThrow(/apiBaseUrl/)
+        expect(() => resolveProviderOptions({ ...OPTIONS, environment: "sandbox" }, { production: false })).not.toThrow()
+        process.env.NODE_ENV = "production"
+        expect(() => resolveProviderOptions({ ...OPTIONS, environment: "sandbox" }, { production: true })).toThrow(/NODE_ENV is "production"/)
+      } finally {
+        process.env.NODE_ENV = savedNodeEnv
+      }
+    })
   })
 
   it("really kills a process: nothing after the point runs", () => {

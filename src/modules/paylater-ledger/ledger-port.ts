@@ -138,7 +138,17 @@ export interface RefundLedgerPort {
   settleRefund(attemptId: string, input: SettleRefundInput): Promise<void>
 }
 
-export type LedgerPort = AttemptLedger & RefundLedgerPort
+/**
+ * The status-call slot settlement takes before asking PayLater (src/limits/status-slot.ts), for the
+ * provider's own status calls (Medusa's authorization from a storefront's cart completion, its
+ * status and retrieve calls): one PayLater status call per session per interval, whichever road asks.
+ */
+export interface StatusSlotPort {
+  /** True when this interval's status call about the session is the caller's; false when it is taken or the store is unreachable. */
+  takeStatusSlot(sessionId: string, seconds: number): Promise<boolean>
+}
+
+export type LedgerPort = AttemptLedger & RefundLedgerPort & StatusSlotPort
 
 /** Called by the plugin's module when Medusa builds it. */
 export function provideLedger(ledger: LedgerPort): void {

@@ -9,6 +9,7 @@ import { LookupRefusals } from "./services/lookup-refusals"
  *   tables.ts           Medusa's generated CRUD for all seven tables (listPayLaterAttempts, ...)
  *   attempts.ts         the attempt ledger: writeAhead, recordStatus, recordOrderOwner, findAttempt, ...
  *   attention-list.ts   payments needing a person: flagForAttention, resolveAttention
+ *   status-slots.ts     the status-call slots, for the provider's own status calls: takeStatusSlot
  *   refund-attempts.ts  the refund guard: beginRefund, settleRefund, ...; hands the port to the provider
  *   activity-history.ts the admin's history of a payment: record, listForPayments
  *   webhook-tallies.ts  webhook answers per minute: addWebhookTally, webhookSummary

@@ -62,6 +62,7 @@ import { LEDGER_PORT_SLOT } from "../../process-wide/slot-keys"
 import type { AttemptKind, AttemptSignal, AttemptState } from "../../modules/paylater-ledger/attempt-state"
 import { SIGNALS } from "../../modules/paylater-ledger/attempt-state"
 import { crashPoint } from "../../faults/crash-point"
+import { STATUS_CALL_INTERVAL_SECONDS, statusSlotWithin } from "../../limits/status-interval"
 
 /** What a payment method needs to start collecting one attempt. */
 export interface StartPaymentInput {
@@ -241,7 +242,16 @@ export abstract class PayLaterBaseProvider extends AbstractPaymentProvider<PayLa
       return { data }
     }
     if (current && current.state !== "never_started") {
-      // A link is single-use and fixed to its amount; a paid one must never be replaced.
+      // A link is single-use and fixed to its amount; a paid one must never be replaced. Decided on
+      // PayLater's own answer, not the row's last one, within the session's status-call slot.
+      if (current.state === "paid" || !(await this.takeStatusSlot(current.paylater_order_id, { wait: true }))) {
+        throw new MedusaError(
+          MedusaError.Types.NOT_ALLOWED,
+          current.state === "paid"
+            ? "This PayLater payment is already paid; its amount can no longer change."
+            : "PayLater is being asked about this payment right now; please try again in a few seconds."
+        )
+      }
       const { status } = await this.fetchStatus(current.paylater_order_id, "checkout")
       if (status.code === 2) {
         throw new MedusaError(
@@ -269,10 +279,11 @@ export abstract class PayLaterBaseProvider extends AbstractPaymentProvider<PayLa
    */
   async authorizePayment(input: AuthorizePaymentInput): Promise<AuthorizePaymentOutput> {
     const data = (input.data ?? {}) as PayLaterSessionData
-    const { orderId, row } = await this.attemptToAuthorize(data, input.context)
+    const attempt = await this.attemptToAuthorize(data, input.context)
+    const { orderId, row } = attempt
     const recorded = row && recordedStatusOf(row, row.paylater_order_id === namedAttemptOf(input.context))
-    if (!recorded) return this.refreshFromPayLater(data, input.context, orderId)
-    return { status: this.sessionStatusOf(recorded, row.state), data: { ...data, ...statusDataFor(recorded), paylater_order_id: orderId } }
+    if (!recorded) return this.refreshFromPayLater(data, input.context, attempt)
+    return this.answerFromRow(data, orderId, row, recorded)
   }
 
   async getPaymentStatus(input: GetPaymentStatusInput): Promise<GetPaymentStatusOutput> {
@@ -403,18 +414,48 @@ export abstract class PayLaterBaseProvider extends AbstractPaymentProvider<PayLa
     return { action: action[verification.webhook.status] }
   }
 
+  /**
+   * PayLater's status for the session's attempt, asked only with the session's status-call slot
+   * (the one settlement takes, so a storefront's completion, a poll and a return together ask once
+   * per interval): when another caller has this interval's call, the answer is the row's, as the
+   * last answer recorded it (a paid row says paid: PayLater's success is final).
+   */
   protected async refreshFromPayLater(
     rawData: Record<string, unknown> | undefined,
     context: PaymentProviderContext | undefined,
-    known?: string
+    known?: { orderId: string; row: AttemptRecord | null }
   ): Promise<{ status: PaymentSessionStatus; data: PayLaterSessionData }> {
     const data = (rawData ?? {}) as PayLaterSessionData
-    const orderId = known ?? (await this.attemptToAuthorize(data, context)).orderId
+    const { orderId, row: read } = known ?? (await this.attemptToAuthorize(data, context))
+    if (!(await this.takeStatusSlot(orderId))) {
+      const row = read ?? (await this.ledger().findAttempt(orderId))
+      return this.answerFromRow(data, orderId, row, rowStatusOf(row))
+    }
     const { status, row } = await this.fetchStatus(orderId, signalOf(context))
     // The attempt PayLater was asked about, not the one the data named: they differ once a retry
     // ("-2") replaced it, and refunds and cancels find their ledger row by this key.
     const next = { ...data, ...statusDataFor(status), paylater_order_id: orderId }
     return { status: this.sessionStatusOf(status, row?.state ?? null), data: next }
+  }
+
+  /** Medusa's answer from what the attempt's row recorded, with nothing asked. */
+  private answerFromRow(
+    data: PayLaterSessionData,
+    orderId: string,
+    row: AttemptRecord | null,
+    recorded: PaymentStatus
+  ): { status: PaymentSessionStatus; data: PayLaterSessionData } {
+    return { status: this.sessionStatusOf(recorded, row?.state ?? null), data: { ...data, ...statusDataFor(recorded), paylater_order_id: orderId } }
+  }
+
+  /**
+   * This interval's status call about the session of `orderId` (the slot settlement takes for it,
+   * ledger-port.ts StatusSlotPort). `wait`: for a decision that must not rest on an older answer,
+   * wait up to one interval for the next slot. False: another caller asks this interval.
+   */
+  protected async takeStatusSlot(orderId: string, { wait = false }: { wait?: boolean } = {}): Promise<boolean> {
+    const sessionId = sessionIdFromOrderId(orderId)
+    return statusSlotWithin(() => this.ledger().takeStatusSlot(sessionId, STATUS_CALL_INTERVAL_SECONDS), { wait })
   }
 
   /** PayLater's status operation; its answer is recorded in the attempt's ledger row before anything else. */
@@ -623,6 +664,14 @@ function signalOf(context: PaymentProviderContext | undefined): AttemptSignal {
 function namedAttemptOf(context: PaymentProviderContext | undefined): string | undefined {
   const named = (context as Record<string, unknown> | undefined)?.[ATTEMPT_CONTEXT_KEY]
   return typeof named === "string" ? named : undefined
+}
+
+/**
+ * The row's word when this interval's status call is somebody else's: paid when PayLater said so
+ * (final), else its last recorded answer, and "not answered yet" (pending to Medusa) without one.
+ */
+function rowStatusOf(row: AttemptRecord | null): PaymentStatus {
+  return (row && recordedStatusOf(row, true)) ?? { code: 0, state: "not_initiated", message: "", payLaterOrderId: row?.paylater_ref ?? null, merchantReference: null }
 }
 
 /**

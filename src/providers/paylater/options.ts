@@ -7,7 +7,7 @@ import { readReconcileOptions, type ReconcileOptionsInput, type ReconcileSetting
 import { readWebhookOptions, type WebhookOptionsInput, type WebhookSettings } from "./webhook-options"
 import { configurationWarnings, isProductionProcess, productionProblems } from "./production-guard"
 import { DEFAULT_TEMPLATES, fillTemplate, unknownPlaceholders } from "./templates"
-import { crashPointProblems } from "../../faults/crash-point"
+import { CRASH_POINTS_ENV, crashPointProblems, parseCrashPoints } from "../../faults/crash-point"
 
 /** What a merchant puts under the provider's `options` in medusa-config. */
 export interface PayLaterProviderOptions
@@ -182,8 +182,9 @@ export function resolveProviderOptions(
       })
     )
   }
-  // Test-only crash points (faults/crash-point.ts): never armed next to live payments, whatever NODE_ENV says.
-  problems.push(...crashPointProblems(config?.environment))
+  // Test-only crash points (faults/crash-point.ts): armed only against the local sandbox, never in production.
+  // Without a parsed configuration the boot is refused anyway; only the variable's own typos are added.
+  problems.push(...(config ? crashPointProblems(config) : parseCrashPoints(process.env[CRASH_POINTS_ENV]).problems))
   if (problems.length || !config || !parsed.success) {
     throw new Error(`PayLater provider options are invalid: ${problems.join("; ")}`)
   }

@@ -5,6 +5,7 @@ import { registeredProviderOptions } from "../../../medusa-records/registrations
 import { ledgerModuleOf } from "../../../modules/paylater-ledger/resolve"
 import { settlePayLaterSession, type SettlementResult } from "../../../settlement/settle"
 import { moneyGivenBack } from "../../../money-plan/facts"
+import { STATUS_CALL_INTERVAL_SECONDS } from "../../../limits/status-interval"
 
 /** What the start learned about the collection's open attempts. */
 export type OpenAttemptVerdict =
@@ -40,7 +41,15 @@ export async function settleOpenAttempts(
   for (const attempt of open) {
     const result = await withinTime(
       container,
-      settlePayLaterSession(container, { session_id: attempt.session_id, paylater_order_id: attempt.paylater_order_id, signal: "poll" }),
+      // Within the session's status-call slot: waiting (bounded by timeoutMs) for the next one when a
+      // poll has this interval's, since a payment made seconds ago is what this check is for.
+      settlePayLaterSession(container, {
+        session_id: attempt.session_id,
+        paylater_order_id: attempt.paylater_order_id,
+        signal: "poll",
+        throttle_seconds: STATUS_CALL_INTERVAL_SECONDS,
+        wait_for_slot: true,
+      }),
       timeoutMs,
       attempt.session_id
     )

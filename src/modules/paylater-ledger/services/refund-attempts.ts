@@ -3,7 +3,7 @@ import type { Context } from "@medusajs/framework/types"
 import { provideLedger, type LedgerPort } from "../ledger-port"
 import { attemptAmount, decideRefund, refundedTotal, staleAttempts, type StoredRefundAttempt } from "../refund-ledger"
 import type { BeginRefundInput, BeginRefundResult, SettleRefundInput } from "../types"
-import { AttentionList } from "./attention-list"
+import { StatusSlots } from "./status-slots"
 import { lockRefundsOf } from "./sql"
 
 /** A booking request counts for this long: the refund workflow it precedes runs at once. */
@@ -15,7 +15,7 @@ const BOOKING_REQUEST_TTL_MS = 5 * 60_000
  * serialised per PayLater order. With the attempts below it, this layer completes the port the
  * payment provider uses (ledger-port.ts), so it is the one that hands the module over.
  */
-export class RefundAttempts extends AttentionList implements LedgerPort {
+export class RefundAttempts extends StatusSlots implements LedgerPort {
   constructor(...args: any[]) {
     super(...args)
     // The payment provider's way to this module (ledger-port.ts): it cannot resolve modules itself.

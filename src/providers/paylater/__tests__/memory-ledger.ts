@@ -21,6 +21,15 @@ export class MemoryRefundLedger implements RefundLedger, LedgerPort {
     }
   > = []
   private seq = 0
+  /** Status-call slots taken (session id, interval): every one is free unless a test made it busy. */
+  statusSlotsTaken: Array<{ sessionId: string; seconds: number }> = []
+  busyStatusSlots = new Set<string>()
+
+  async takeStatusSlot(sessionId: string, seconds: number) {
+    if (this.busyStatusSlots.has(sessionId)) return false
+    this.statusSlotsTaken.push({ sessionId, seconds })
+    return true
+  }
 
   async beginRefund(input: BeginRefundInput) {
     const mine = () => this.attempts.filter((a) => a.paylater_order_id === input.paylater_order_id)

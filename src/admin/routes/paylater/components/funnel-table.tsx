@@ -1,6 +1,7 @@
 import { Badge, Button, Table, Text } from "@medusajs/ui"
 import type { Counts, Funnel, MethodKey } from "../api"
 import { duration, METHOD_LABEL, percent, qar } from "../api"
+import { PAYMENT_STATUS_LABEL } from "../../../../words/payment-status"
 
 export type Basis = "checkouts" | "attempts"
 export type Drill = { method: MethodKey; outcome: keyof Counts | "paid" }
@@ -10,9 +11,9 @@ const METHODS: MethodKey[] = ["link", "request_to_pay", "point_of_sale", "total"
 const COUNT_ROWS: Array<{ key: keyof Counts; label: string; hint: string }> = [
   { key: "started", label: "Started PayLater", hint: "chose PayLater in the period" },
   { key: "paid", label: "Paid", hint: "PayLater confirmed the payment" },
-  { key: "placed", label: "Placed as orders", hint: "paid, recorded on a Medusa order" },
-  { key: "placing", label: "Being placed", hint: "paid in the last 10 minutes, order not made yet" },
-  { key: "paid_without_order", label: "Paid without an order", hint: "refunded or flagged by the plugin" },
+  { key: "placed", label: PAYMENT_STATUS_LABEL.placed, hint: "paid, recorded on a Medusa order" },
+  { key: "placing", label: PAYMENT_STATUS_LABEL.placing, hint: "paid in the last 10 minutes, order not made yet, its checkout still live" },
+  { key: "paid_without_order", label: PAYMENT_STATUS_LABEL.paid_without_order, hint: "no order holds it: refunded or held by the plugin" },
   { key: "declined", label: "Declined", hint: "refused by PayLater or the shopper" },
   { key: "expired", label: "Expired", hint: "not paid before the link or request expired" },
   { key: "abandoned", label: "Abandoned", hint: "the shopper left for another attempt or method" },

@@ -1,6 +1,7 @@
 import { Badge, Button, Heading, Table, Text } from "@medusajs/ui"
 import { useEffect, useState } from "react"
 import { csvUrl, METHOD_LABEL, periodQuery, qar, report, type Method, type Payment, type PeriodChoice } from "../api"
+import { PAYMENT_STATUS_LABEL } from "../../../../words/payment-status"
 
 const PAGE = 20
 
@@ -69,7 +70,7 @@ export const PaymentsTable = ({ choice, method, onAllMethods }: { choice: Period
               <Table.Cell className="text-right">{qar(p.net)}</Table.Cell>
               <Table.Cell>
                 <Badge size="2xsmall" color={p.status === "placed" ? "green" : p.status === "paid_without_order" ? "red" : "orange"}>
-                  {p.status.replace(/_/g, " ")}
+                  {PAYMENT_STATUS_LABEL[p.status] ?? p.status}
                 </Badge>
               </Table.Cell>
             </Table.Row>
