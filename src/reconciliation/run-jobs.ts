@@ -6,6 +6,7 @@ import { runPaidWithoutOrderRefunds } from "../paid-without-order/auto-refund"
 import { sweepAbandonedRefunds } from "./abandoned-refunds"
 import { listUnsentRefunds } from "./unsent-refunds"
 import { redecideOpenItems } from "../paid-without-order/current-items"
+import { notifyMerchant } from "../notifications/sweep"
 
 /**
  * The work of the two scheduled jobs, callable by Medusa's scheduler (src/jobs), by the watchdog that
@@ -40,7 +41,7 @@ export async function runReconciliation(container: MedusaContainer, trigger: Rec
 
 /**
  * Refunds whose process died before PayLater answered are listed; open items are decided again;
- * paid-without-order refunds are sent when due.
+ * paid-without-order refunds are sent when due; the merchant is told what needs a person (src/notifications).
  */
 export async function runRecovery(container: MedusaContainer): Promise<void> {
   const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
@@ -63,4 +64,8 @@ export async function runRecovery(container: MedusaContainer): Promise<void> {
   if (done.length) {
     logger.info(`PayLater recovery: ${done.map((r) => `${r.id} ${r.outcome}`).join(", ")}`)
   }
+  // Last, after the items are decided again: the merchant is told what still needs a person.
+  await notifyMerchant(container).catch((error: unknown) =>
+    logger.warn(`PayLater notifications: the sweep failed and runs again next time: ${(error as Error)?.message ?? error}`)
+  )
 }
