@@ -109,6 +109,9 @@ const paylaterOptions = {
   startLimitPerClient: env.PAYLATER_START_LIMIT_PER_CLIENT || undefined,
   startLimitPerMinute: env.PAYLATER_START_LIMIT_PER_MINUTE || undefined,
   trustedProxyHops: env.PAYLATER_TRUSTED_PROXY_HOPS || undefined,
+  // Who is told what needs a person (README section 7b): the admin's panel unless "false", and these addresses by e-mail.
+  notifyFeed: env.PAYLATER_NOTIFY_FEED || undefined,
+  notifyEmails: env.PAYLATER_NOTIFY_EMAILS || undefined,
   // "hold" lists payments PayLater took without an order for a person instead of refunding them.
   paidWithoutOrder: env.PAYLATER_PAID_WITHOUT_ORDER as "refund" | "hold" | undefined,
   // Verified webhooks: how long they wait before settlement (default 5000 ms; tests set it low) and
@@ -145,6 +148,27 @@ const secondRegistration = env.PAYLATER_B_API_BASE_URL
     ]
   : []
 
+/**
+ * Medusa's Notification Module: its default (the local provider on "feed", the admin's panel) unless
+ * PAYLATER_TEST_NOTIFICATIONS asks for a store without the module ("off") or for the local provider on
+ * "email" too ("feed,email"), so the tests see what the plugin sends on both channels.
+ */
+const notificationModule =
+  env.PAYLATER_TEST_NOTIFICATIONS === "off"
+    ? [{ resolve: "@medusajs/medusa/notification", disable: true }]
+    : env.PAYLATER_TEST_NOTIFICATIONS === "feed,email"
+      ? [
+          {
+            resolve: "@medusajs/medusa/notification",
+            options: {
+              providers: [
+                { resolve: "@medusajs/medusa/notification-local", id: "local", options: { name: "Local", channels: ["feed", "email"] } },
+              ],
+            },
+          },
+        ]
+      : []
+
 module.exports = defineConfig({
   projectConfig: {
     databaseUrl: env.DATABASE_URL,
@@ -166,6 +190,7 @@ module.exports = defineConfig({
   },
   modules: [
     ...redisModules,
+    ...notificationModule,
     // The plugin's own module (PayLater activity log for the admin order widget). An app that
     // installs the plugin gets it registered from the plugin; this dev/test app loads src/ directly.
     { resolve: "./src/modules/paylater-ledger" },

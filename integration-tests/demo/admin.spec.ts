@@ -25,7 +25,8 @@
  * opens the attempts behind it; the CSV downloads with the period's payments.
  *
  * Screenshots go to test-results/admin/; the README's pictures (docs/images/admin-request-to-pay.png,
- * docs/images/admin-paylater-settings.png, docs/images/admin-paylater-funnel.png) are written when
+ * docs/images/admin-paylater-settings.png, docs/images/admin-paylater-notification.png,
+ * docs/images/admin-paylater-funnel.png) are written when
  * missing or with UPDATE_DOCS_SCREENSHOTS=1.
  */
 import fs from "node:fs"
@@ -46,6 +47,7 @@ jest.setTimeout(420_000)
 const SHOTS = path.resolve(__dirname, "..", "..", "test-results", "admin")
 const DOCS_SHOT = path.resolve(__dirname, "..", "..", "docs", "images", "admin-request-to-pay.png")
 const SETTINGS_DOCS_SHOT = path.resolve(__dirname, "..", "..", "docs", "images", "admin-paylater-settings.png")
+const NOTIFICATION_DOCS_SHOT = path.resolve(__dirname, "..", "..", "docs", "images", "admin-paylater-notification.png")
 const FUNNEL_DOCS_SHOT = path.resolve(__dirname, "..", "..", "docs", "images", "admin-paylater-funnel.png")
 const ADMIN = { email: "paylater-ops@paylater-demo.local", password: "paylater-ops-password" }
 const SECRETS = ["sandbox-secret", "sandbox-webhook-secret"]
@@ -146,6 +148,9 @@ describe("admin: the PayLater pages of the dashboard", () => {
       DEMO_ADMIN_PASSWORD: ADMIN.password,
       PAYLATER_RTP_EXPIRY_MINUTES: "1",
       PAYLATER_TIMEOUT_MS: "2000",
+      // The store's background jobs as a merchant's demo runs them (the test setup switches them off):
+      // the recovery job tells the merchant what needs a person (Settings → PayLater's test).
+      PAYLATER_RECONCILE_SCHEDULE: "*/2 * * * *",
     })
     // Staff sign in through the dashboard's own login form: the widget's calls ride its session cookie.
     ;({ browser, page, api: adminApi, raw: rawAdminApi } = await signInToAdmin(demo, ADMIN, { width: 1400, height: 1100 }))
@@ -275,6 +280,31 @@ describe("admin: the PayLater pages of the dashboard", () => {
       if (process.env.UPDATE_DOCS_SCREENSHOTS === "1" || !fs.existsSync(SETTINGS_DOCS_SHOT)) {
         await page.screenshot({ path: SETTINGS_DOCS_SHOT, fullPage: true })
       }
+
+      // The merchant is told in the admin's notification panel (issue 44): once, by the recovery job's
+      // next run (every 2 minutes in the demo), in Settings → PayLater's words, nothing secret in it.
+      const deadline = Date.now() + 200_000
+      let told: Json[] = []
+      while (!told.length && Date.now() < deadline) {
+        const { notifications } = await adminApi("GET", "/admin/notifications?channel=feed&fields=id,data,created_at&limit=50")
+        told = notifications.filter((n: Json) => n.data?.case === "refund_outcome_unknown")
+        if (!told.length) await new Promise((r) => setTimeout(r, 5_000))
+      }
+      expect(told).toHaveLength(1)
+      expect(told[0].data.description).toMatch(/^A refund of 100\.00 QAR .* was sent to PayLater without an answer/)
+      expect(JSON.stringify(told[0])).not.toContain(reference)
+      await page.reload()
+      await page.locator('[data-testid="paylater-attention-row"]').first().waitFor({ timeout: 60_000 })
+      // The dashboard's own shortcut opens its notification drawer (the bell in the top bar).
+      await page.keyboard.press("Control+n")
+      const drawer = page.locator('[role="dialog"]')
+      await drawer.locator("text=Refund outcome unknown").waitFor({ timeout: 30_000 })
+      for (const secret of SECRETS) expect(await drawer.textContent()).not.toContain(secret)
+      await shot("6b-paylater-notification")
+      if (process.env.UPDATE_DOCS_SCREENSHOTS === "1" || !fs.existsSync(NOTIFICATION_DOCS_SHOT)) {
+        await page.screenshot({ path: NOTIFICATION_DOCS_SHOT })
+      }
+      await page.keyboard.press("Escape")
 
       // The order link leads to the order.
       expect(await row.first().locator("a", { hasText: "Open order" }).getAttribute("href")).toBe(`/app/orders/${orderId}`)

@@ -7,6 +7,7 @@ import { sweepAbandonedRefunds } from "./abandoned-refunds"
 import { listUnsentRefunds } from "./unsent-refunds"
 import { redecideOpenItems } from "../paid-without-order/current-items"
 import { convergeGivenBackMoney } from "./given-back-money"
+import { notifyMerchant } from "../notifications/sweep"
 
 /**
  * The work of the two scheduled jobs, callable by Medusa's scheduler (src/jobs), by the watchdog that
@@ -41,7 +42,7 @@ export async function runReconciliation(container: MedusaContainer, trigger: Rec
 
 /**
  * Refunds whose process died before PayLater answered are listed; open items are decided again;
- * paid-without-order refunds are sent when due.
+ * paid-without-order refunds are sent when due; the merchant is told what needs a person (src/notifications).
  */
 export async function runRecovery(container: MedusaContainer): Promise<void> {
   const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
@@ -68,4 +69,8 @@ export async function runRecovery(container: MedusaContainer): Promise<void> {
   if (done.length) {
     logger.info(`PayLater recovery: ${done.map((r) => `${r.id} ${r.outcome}`).join(", ")}`)
   }
+  // Last, after the items are decided again: the merchant is told what still needs a person.
+  await notifyMerchant(container).catch((error: unknown) =>
+    logger.warn(`PayLater notifications: the sweep failed and runs again next time: ${(error as Error)?.message ?? error}`)
+  )
 }

@@ -98,6 +98,8 @@ export interface AttentionRecord {
   resolution_note: string | null
   resolved_by: string | null
   resolved_at: Date | string | null
+  /** When the merchant was told (src/notifications); null: not yet. Absent on rows read before the column existed. */
+  notified_at?: Date | string | null
   created_at: Date | string
 }
 

@@ -5,6 +5,7 @@ import { readCheckoutOptions, type CheckoutOptionsInput, type CheckoutSettings }
 import { readLimitOptions, type LimitOptionsInput, type LimitSettings } from "./limit-options"
 import { readReconcileOptions, type ReconcileOptionsInput, type ReconcileSettings } from "./reconcile-options"
 import { readWebhookOptions, type WebhookOptionsInput, type WebhookSettings } from "./webhook-options"
+import { readNotifyOptions, type NotifyOptionsInput, type NotifySettings } from "./notify-options"
 import { configurationWarnings, isProductionProcess, productionProblems } from "./production-guard"
 import { DEFAULT_TEMPLATES, fillTemplate, unknownPlaceholders } from "./templates"
 import { CRASH_POINTS_ENV, crashPointProblems, parseCrashPoints } from "../../faults/crash-point"
@@ -15,7 +16,8 @@ export interface PayLaterProviderOptions
     ReconcileOptionsInput,
     CheckoutOptionsInput,
     LimitOptionsInput,
-    WebhookOptionsInput {
+    WebhookOptionsInput,
+    NotifyOptionsInput {
   /** Public URL of this Medusa server; PayLater sends the shopper back to its return route. */
   backendUrl: string
   /** Storefront base, available to templates as {storefront_url}. */
@@ -56,6 +58,8 @@ export interface ResolvedProviderOptions {
   webhooks: WebhookSettings
   /** What happens to a payment PayLater took for a cart that could not become an order. */
   paidWithoutOrder: PaidWithoutOrderPolicy
+  /** Who is told when something needs a person (notify-options.ts, src/notifications). */
+  notify: NotifySettings
   /** Things that may run but deserve a look (production-guard.ts): logged once at boot, shown on Settings → PayLater. */
   warnings: string[]
 }
@@ -173,6 +177,10 @@ export function resolveProviderOptions(
     typeof options === "object" && options !== null ? (options as Record<string, unknown>) : {},
     problems
   )
+  const notify = readNotifyOptions(
+    typeof options === "object" && options !== null ? (options as Record<string, unknown>) : {},
+    problems
+  )
   if (production && config && parsed.success) {
     problems.push(
       ...productionProblems({
@@ -202,6 +210,7 @@ export function resolveProviderOptions(
     limits,
     webhooks,
     paidWithoutOrder: parsed.data.paidWithoutOrder,
+    notify,
     warnings: configurationWarnings(config, production),
   }
 }

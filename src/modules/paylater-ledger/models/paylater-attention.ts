@@ -25,9 +25,13 @@ export const PayLaterAttention = model
     resolution_note: model.text().nullable(),
     resolved_by: model.text().nullable(),
     resolved_at: model.dateTime().nullable(),
+    /** When the merchant was told through Medusa's Notification Module (src/notifications); null: not yet. */
+    notified_at: model.dateTime().nullable(),
   })
   .indexes([
     { on: ["status"] },
     { on: ["paylater_order_id"] },
     { on: ["dedupe_key"], unique: true, where: "dedupe_key IS NOT NULL AND deleted_at IS NULL" },
+    // The notification sweep's read: open items nobody was told about yet.
+    { name: "IDX_paylater_attention_unnotified", on: ["created_at"], where: "notified_at IS NULL AND status = 'open' AND deleted_at IS NULL" },
   ])

@@ -1,7 +1,7 @@
 import { defineRouteConfig } from "@medusajs/admin-sdk"
 import { Badge, Button, Container, Copy, Heading, Table, Text, toast, Toaster, usePrompt } from "@medusajs/ui"
 import { useCallback, useEffect, useState } from "react"
-import { ATTENTION_KIND_LABEL, RESOLUTION_LABEL } from "../../../lib/attention-labels"
+import { ATTENTION_KIND_LABEL, RESOLUTION_LABEL, schedulerStalledSentence } from "../../../lib/attention-labels"
 
 /**
  * Settings → PayLater: how the plugin is configured (nothing secret), whether PayLater answers,
@@ -331,9 +331,7 @@ const PayLaterSettingsPage = () => {
           {r!.scheduler_stalled_since && (
             <Row label="Scheduled jobs">
               <Text size="small" className="text-ui-fg-error" data-testid="paylater-scheduler-stalled">
-                Medusa's scheduler has not run the PayLater jobs since {when(r!.scheduler_stalled_since)}. A watchdog in the
-                server runs them meanwhile; restart Medusa to register its scheduled jobs again (they are lost when Redis
-                loses its data).
+                {schedulerStalledSentence(when(r!.scheduler_stalled_since))}
               </Text>
             </Row>
           )}

@@ -2,8 +2,7 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { parseExpression } from "cron-parser"
 import { readRegistrations, type PayLaterRegistration } from "../../../../medusa-records/registrations"
 import { reconcileSchedule } from "../../../../reconciliation/schedule"
-import { scheduleStalled, schedulePeriodMs } from "../../../../reconciliation/schedule-watchdog"
-import { lastScheduledRunAt } from "../../../../modules/paylater-ledger/reconcile-runs"
+import { schedulerStalledSince } from "../../../../reconciliation/scheduler-stalled"
 import { requireLedgerModule } from "../attention/attention"
 import { storeCeiling } from "./ceiling"
 
@@ -43,17 +42,12 @@ export async function payLaterOverview(container: MedusaContainer, now = new Dat
   const ledger = requireLedgerModule(container)
   const registrations = await readRegistrations(container)
   const schedule = reconcileSchedule()
-  const [[lastRun], scheduledAt] = await Promise.all([
+  const [[lastRun], stalled] = await Promise.all([
     ledger.listPayLaterReconcileRuns({}, { order: { started_at: "DESC" }, take: 1 }),
-    lastScheduledRunAt(container),
+    // Medusa's scheduler stopped (e.g. a Redis that lost its data): the watchdog stands in, a person should restart Medusa.
+    schedulerStalledSince(container, now),
   ])
-  // Medusa's scheduler stopped (e.g. a Redis that lost its data): the watchdog stands in, a person should restart Medusa.
-  const stalledSince =
-    !schedule.disabled &&
-    scheduledAt &&
-    scheduleStalled({ lastScheduledAt: scheduledAt, watchingSince: scheduledAt, periodMs: schedulePeriodMs(schedule.cron, now), now })
-      ? scheduledAt.toISOString()
-      : null
+  const stalledSince = stalled?.toISOString() ?? null
   const [, openCount] = await ledger.listAndCountPayLaterAttentions({ status: "open" }, { select: ["id"], take: 1 })
   return {
     registrations: registrations.map(describeRegistration),
