@@ -97,4 +97,7 @@ function main() {
   })
 }
 
-main()
+// Run by itself, or by bench/lib/smoke-shared.js (which calls main).
+if (require.main === module) main()
+
+module.exports = { main }
