@@ -10,7 +10,7 @@
 //   node scripts/test.js -- <jest args>  extra jest arguments (e.g. a path filter)
 const fs = require("node:fs")
 const path = require("node:path")
-const { spawn } = require("node:child_process")
+const { spawn, spawnSync } = require("node:child_process")
 const { ensureDatabase } = require("./lib/database")
 const { ensureChromium } = require("./lib/chromium")
 const { ensureRedis } = require("./lib/redis")
@@ -103,6 +103,16 @@ async function integrationServices(env) {
   }
 }
 
+/** The test files jest would run in one tier with the run's jest arguments. */
+function listTests(tier, env) {
+  const listed = spawnSync(process.execPath, [require.resolve("jest/bin/jest"), "--listTests", ...jestExtra], {
+    cwd: root,
+    env: { ...env, TEST_TYPE: tier },
+    encoding: "utf8",
+  })
+  return listed.stdout.split("\n").filter((line) => line.trim())
+}
+
 /** Runs jest on one tier (jest.config.js's project of that name); its counts and wall time. */
 async function runTier(tier, baseEnv, { passWithNoTests }) {
   const started = Date.now()
@@ -166,7 +176,14 @@ async function main() {
 
   // One jest run per tier, the fast one first: its time is its own, and a broken unit test shows
   // in a minute instead of after the integration tier.
-  const tiers = kind === "all" ? ["unit", "integration"] : [kind]
+  let tiers = kind === "all" ? ["unit", "integration"] : [kind]
+  // A path filter usually names files of one tier: the other is skipped, not given a database.
+  if (tiers.length > 1 && jestExtra.length > 0) tiers = tiers.filter((tier) => listTests(tier, env).length > 0)
+  if (tiers.length === 0) {
+    log(`no test file matches ${jestExtra.join(" ")}`)
+    console.log("0 passed, 1 failed")
+    process.exit(1)
+  }
   const results = []
   for (const tier of tiers) results.push(await runTier(tier, env, { passWithNoTests: tiers.length > 1 && jestExtra.length > 0 }))
 
