@@ -22,8 +22,9 @@ if (smoke) process.env.BENCH_SMOKE = "1"
 const { RESULTS_DIR, machine } = require("./lib/report")
 
 const ALL = ["verify", "outbound-calls", "checkout-time", "webhook-ack", "webhook-memory", "checkout-storm", "settlement", "reconciliation-backlog", "funnel", "fault-campaign"]
-// Those that run on the smoke run's shared stack (the others need a server of their own).
-const SHARED_IN_SMOKE = new Set(["verify", "outbound-calls", "checkout-time", "webhook-ack", "checkout-storm", "settlement", "reconciliation-backlog", "funnel"])
+// Those that run on the smoke run's shared stack (the others need a server of their own, or, verify,
+// none at all).
+const SHARED_IN_SMOKE = new Set(["outbound-calls", "checkout-time", "webhook-ack", "checkout-storm", "settlement", "reconciliation-backlog", "funnel"])
 const named = args.filter((a) => a !== "--smoke")
 const wanted = named.length ? named : ALL
 const unknown = wanted.filter((n) => !ALL.includes(n))

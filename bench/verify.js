@@ -97,7 +97,4 @@ function main() {
   })
 }
 
-// Run by itself, or by bench/lib/smoke-shared.js (which calls main).
-if (require.main === module) main()
-
-module.exports = { main }
+main()

@@ -8,7 +8,7 @@
 // (checkout-storm), and the smoke's reconciliation schedule (reconciliation-backlog). Nothing is
 // timed in a smoke run, so one benchmark's deferred work landing in the next one's is harmless.
 //
-//   node bench/lib/smoke-shared.js verify outbound-calls checkout-time ...
+//   node bench/lib/smoke-shared.js outbound-calls checkout-time ...
 process.env.BENCH_SMOKE = "1"
 const path = require("node:path")
 const { startSharedStack } = require("./stack")
