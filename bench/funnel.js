@@ -294,7 +294,11 @@ async function main() {
   }
 }
 
-main().catch((error) => {
-  console.error(error)
-  process.exit(1)
-})
+// Run by itself, or by bench/lib/smoke-shared.js on its shared stack (which calls main).
+if (require.main === module)
+  main().catch((error) => {
+    console.error(error)
+    process.exit(1)
+  })
+
+module.exports = { main }

@@ -211,7 +211,11 @@ async function main() {
   }
 }
 
-main().catch((error) => {
-  console.error(error)
-  process.exitCode = 1
-})
+// Run by itself, or by bench/lib/smoke-shared.js on its shared stack (which calls main).
+if (require.main === module)
+  main().catch((error) => {
+    console.error(error)
+    process.exitCode = 1
+  })
+
+module.exports = { main }

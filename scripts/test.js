@@ -1,15 +1,16 @@
 #!/usr/bin/env node
 // `npm test`: runs every suite (unit, sandbox, browser, integration) on a machine with only Node.
 // Starts an embedded PostgreSQL unless DATABASE_URL / DB_HOST name one, makes sure Debian's
-// Chromium is there, runs jest once with JSON results, and ends with "N passed, N failed".
+// Chromium is there, runs jest once per tier with JSON results, and ends with each tier's time and
+// "N passed, N failed".
 //
-//   node scripts/test.js                 all suites, then every benchmark in smoke mode
+//   node scripts/test.js                 unit tier, then integration tier, then every benchmark in smoke mode
 //   node scripts/test.js unit            unit + sandbox + browser suites (no database)
 //   node scripts/test.js integration     Medusa integration suites only
 //   node scripts/test.js -- <jest args>  extra jest arguments (e.g. a path filter)
 const fs = require("node:fs")
 const path = require("node:path")
-const { spawn } = require("node:child_process")
+const { spawn, spawnSync } = require("node:child_process")
 const { ensureDatabase } = require("./lib/database")
 const { ensureChromium } = require("./lib/chromium")
 const { ensureRedis } = require("./lib/redis")
@@ -33,7 +34,7 @@ function log(line) {
   console.log(`[test] ${line}`)
 }
 
-function summarize(resultsFile) {
+function summarize(resultsFile, tier) {
   const results = JSON.parse(fs.readFileSync(resultsFile, "utf8"))
   for (const suite of results.testResults) {
     if (suite.status === "failed" && suite.assertionResults.length === 0) {
@@ -58,7 +59,7 @@ function summarize(resultsFile) {
     console.log(`[test] ${(test.ms / 1000).toFixed(1).padStart(7)} s  ${test.name.slice(0, 150)}`)
   }
   const wallSeconds = (Date.now() - results.startTime) / 1000
-  console.log(`[test] jest: ${results.testResults.length} suites in ${wallSeconds.toFixed(0)} s`)
+  console.log(`[test] jest ${tier}: ${results.testResults.length} suites in ${wallSeconds.toFixed(0)} s`)
   const brokenSuites = results.testResults.filter(
     (s) => s.status === "failed" && s.assertionResults.length === 0
   ).length
@@ -66,42 +67,60 @@ function summarize(resultsFile) {
     passed: results.numPassedTests,
     failed: results.numFailedTests + brokenSuites,
     skipped: results.numPendingTests + results.numTodoTests,
+    suites: bySeconds,
   }
 }
 
-async function main() {
-  const env = { ...process.env, MEDUSA_DISABLE_TELEMETRY: "true", NODE_ENV: "test" }
-  env.NODE_OPTIONS = `${env.NODE_OPTIONS ?? ""} --experimental-vm-modules`.trim()
-  if (kind !== "all") env.TEST_TYPE = kind
+/** One line per tier, e.g. "unit 41 s (1,203 passed, 0 failed)": where a run's time went. */
+function tierLine({ name, seconds, passed, failed }) {
+  return `${name} ${Math.round(seconds)} s (${passed} passed, ${failed} failed)`
+}
 
-  // Browser suites live in both halves (sandbox page in unit, the demo in integration).
-  env.CHROMIUM_PATH = ensureChromium(log)
-  log(`Chromium: ${env.CHROMIUM_PATH}`)
-
-  let db = { stop: async () => {}, env: {} }
-  let redis = { stop: async () => {} }
+/** Starts what the integration tier needs: PostgreSQL, the migrated template database, Redis. */
+async function integrationServices(env) {
+  const db = await ensureDatabase({ dataDir: path.join(root, ".tmp", `pg-test-${process.pid}`), log })
+  Object.assign(env, db.env)
+  const dbEnv = { DB_HOST: env.DB_HOST, DB_PORT: env.DB_PORT, DB_USERNAME: env.DB_USERNAME, DB_PASSWORD: env.DB_PASSWORD }
   let template = { drop: async () => {} }
-  if (kind !== "unit") {
-    db = await ensureDatabase({ dataDir: path.join(root, ".tmp", `pg-test-${process.pid}`), log })
-    Object.assign(env, db.env)
-    const dbEnv = { DB_HOST: env.DB_HOST, DB_PORT: env.DB_PORT, DB_USERNAME: env.DB_USERNAME, DB_PASSWORD: env.DB_PASSWORD }
-    // PAYLATER_TEST_TEMPLATE=off: every suite migrates its own database (to compare, or to debug).
-    if (process.env.PAYLATER_TEST_TEMPLATE !== "off") {
-      template = await createTemplateDatabase({ root, dbEnv, env, log }).catch(async (error) => {
-        await db.stop().catch(() => {})
-        throw error
-      })
-      env[TEMPLATE_ENV] = template.name
-    }
-    // Only the several-instances suite uses Redis; integration-tests/setup.js keeps REDIS_URL away
-    // from the in-process suites, which rely on Medusa's in-memory modules.
-    redis = await ensureRedis(log)
-    env.PAYLATER_TEST_REDIS_URL = redis.url
+  // PAYLATER_TEST_TEMPLATE=off: every suite migrates its own database (to compare, or to debug).
+  if (process.env.PAYLATER_TEST_TEMPLATE !== "off") {
+    template = await createTemplateDatabase({ root, dbEnv, env, log }).catch(async (error) => {
+      await db.stop().catch(() => {})
+      throw error
+    })
+    env[TEMPLATE_ENV] = template.name
   }
+  // Only the several-instances suite uses Redis; integration-tests/setup.js keeps REDIS_URL away
+  // from the in-process suites, which rely on Medusa's in-memory modules.
+  const redis = await ensureRedis(log)
+  env.PAYLATER_TEST_REDIS_URL = redis.url
+  return {
+    stop: async () => {
+      await template.drop().catch((e) => log(`template database drop failed: ${e.message}`))
+      await db.stop().catch((e) => log(`PostgreSQL stop failed: ${e.message}`))
+      await redis.stop().catch((e) => log(`Redis stop failed: ${e.message}`))
+    },
+  }
+}
 
+/** The test files jest would run in one tier with the run's jest arguments. */
+function listTests(tier, env) {
+  const listed = spawnSync(process.execPath, [require.resolve("jest/bin/jest"), "--listTests", ...jestExtra], {
+    cwd: root,
+    env: { ...env, TEST_TYPE: tier },
+    encoding: "utf8",
+  })
+  return listed.stdout.split("\n").filter((line) => line.trim())
+}
+
+/** Runs jest on one tier (jest.config.js's project of that name); its counts and wall time. */
+async function runTier(tier, baseEnv, { passWithNoTests }) {
+  const started = Date.now()
+  const env = { ...baseEnv, TEST_TYPE: tier }
+  const services = tier === "integration" ? await integrationServices(env) : { stop: async () => {} }
   const resultsDir = path.join(root, ".tmp")
   fs.mkdirSync(resultsDir, { recursive: true })
-  const resultsFile = path.join(resultsDir, `jest-results-${process.pid}.json`)
+  const resultsFile = path.join(resultsDir, `jest-results-${tier}-${process.pid}.json`)
   const jestBin = require.resolve("jest/bin/jest")
   // Suites run in jest's worker processes, never in jest's own (a single process that ran every
   // suite kept part of each one's module registry alive and outgrew node's default heap at its
@@ -109,13 +128,15 @@ async function main() {
   // workerIdleMemoryLimit, so node's default heap is enough. PAYLATER_TEST_WORKERS: how many suites
   // at a time (each in-process Medusa app takes about 600 MB).
   const workers = Number(process.env.PAYLATER_TEST_WORKERS) || DEFAULT_WORKERS
-  log(`jest: ${workers} worker${workers === 1 ? "" : "s"}`)
+  log(`jest ${tier}: ${workers} worker${workers === 1 ? "" : "s"}`)
   const jestArgs = [
     jestBin,
     `--maxWorkers=${workers}`,
     "--forceExit",
     "--json",
     `--outputFile=${resultsFile}`,
+    // A path filter given to `npm test` usually names files of one tier only.
+    ...(passWithNoTests ? ["--passWithNoTests"] : []),
     ...jestExtra,
   ]
 
@@ -126,33 +147,62 @@ async function main() {
       const forward = (sig) => child.kill(sig)
       process.on("SIGINT", forward)
       process.on("SIGTERM", forward)
-      child.on("exit", (c, sig) => resolve(c ?? (sig ? 1 : 0)))
+      child.on("exit", (c, sig) => {
+        process.off("SIGINT", forward)
+        process.off("SIGTERM", forward)
+        resolve(c ?? (sig ? 1 : 0))
+      })
     })
   } finally {
-    await template.drop().catch((e) => log(`template database drop failed: ${e.message}`))
-    await db.stop().catch((e) => log(`PostgreSQL stop failed: ${e.message}`))
-    await redis.stop().catch((e) => log(`Redis stop failed: ${e.message}`))
+    await services.stop()
   }
 
-  if (!fs.existsSync(resultsFile)) {
-    console.log("0 passed, 1 failed")
-    process.exit(code || 1)
-  }
-  const jestCounts = summarize(resultsFile)
+  const seconds = (Date.now() - started) / 1000
+  if (!fs.existsSync(resultsFile)) return { name: tier, seconds, passed: 0, failed: 1, skipped: 0, code: code || 1 }
+  const counts = summarize(resultsFile, tier)
   fs.rmSync(resultsFile, { force: true })
-  // Only a whole run (`npm test`): a half or a path filter is a developer's focused run.
-  const smoke =
-    kind === "all" && jestExtra.length === 0
-      ? await benchSmoke({ root, env: { ...process.env, MEDUSA_DISABLE_TELEMETRY: "true" }, log })
-      : { passed: 0, failed: 0 }
-  const passed = jestCounts.passed + smoke.passed
-  const failed = jestCounts.failed + smoke.failed
-  const { skipped } = jestCounts
+  // Each suite's seconds, kept for comparing runs (e.g. what a change to the boots saved).
+  fs.writeFileSync(path.join(resultsDir, `test-times-${tier}.json`), `${JSON.stringify({ seconds, suites: counts.suites }, null, 2)}\n`)
+  return { name: tier, seconds, ...counts, code }
+}
+
+async function main() {
+  const env = { ...process.env, MEDUSA_DISABLE_TELEMETRY: "true", NODE_ENV: "test" }
+  env.NODE_OPTIONS = `${env.NODE_OPTIONS ?? ""} --experimental-vm-modules`.trim()
+
+  // Browser suites live in both tiers (sandbox page in unit, the demo in integration).
+  env.CHROMIUM_PATH = ensureChromium(log)
+  log(`Chromium: ${env.CHROMIUM_PATH}`)
+
+  // One jest run per tier, the fast one first: its time is its own, and a broken unit test shows
+  // in a minute instead of after the integration tier.
+  let tiers = kind === "all" ? ["unit", "integration"] : [kind]
+  // A path filter usually names files of one tier: the other is skipped, not given a database.
+  if (tiers.length > 1 && jestExtra.length > 0) tiers = tiers.filter((tier) => listTests(tier, env).length > 0)
+  if (tiers.length === 0) {
+    log(`no test file matches ${jestExtra.join(" ")}`)
+    console.log("0 passed, 1 failed")
+    process.exit(1)
+  }
+  const results = []
+  for (const tier of tiers) results.push(await runTier(tier, env, { passWithNoTests: tiers.length > 1 && jestExtra.length > 0 }))
+
+  // Only a whole run (`npm test`): a tier or a path filter is a developer's focused run.
+  if (kind === "all" && jestExtra.length === 0) {
+    const started = Date.now()
+    const smoke = await benchSmoke({ root, env: { ...process.env, MEDUSA_DISABLE_TELEMETRY: "true" }, log })
+    results.push({ name: "bench smokes", seconds: (Date.now() - started) / 1000, skipped: 0, code: 0, ...smoke })
+  }
+  const passed = results.reduce((n, r) => n + r.passed, 0)
+  const failed = results.reduce((n, r) => n + r.failed, 0)
+  const skipped = results.reduce((n, r) => n + r.skipped, 0)
+  const total = results.reduce((n, r) => n + r.seconds, 0)
+  log(`time by tier: ${results.map(tierLine).join("; ")}; ${Math.round(total)} s in all`)
   // Opt-in observations (e.g. PAYLATER_MULTI_INSTANCE_CONTROL=1) are skipped otherwise; the last
   // line stays exactly "N passed, N failed", which CI reads.
   if (skipped) log(`${skipped} skipped (opt-in observations)`)
   console.log(`${passed} passed, ${failed} failed`)
-  process.exit(failed > 0 || code !== 0 ? 1 : 0)
+  process.exit(failed > 0 || results.some((r) => r.code !== 0) ? 1 : 0)
 }
 
 main().catch((e) => {

@@ -7,6 +7,12 @@ const { RESULTS_DIR } = require("./report")
 
 /** Node flags and env for startStack(): preload the probe, writing to a file of this benchmark. */
 function backlogProbe(name) {
+  // On a shared stack the server was booted with its probe already: read the file it writes.
+  const shared = require("./stack").sharedStack()
+  if (shared) {
+    if (!shared.backlogFile) throw new Error(`${name} reads the settlement figures: the shared stack was booted without the probe`)
+    return { file: shared.backlogFile, nodeArgs: [] }
+  }
   const file = path.join(RESULTS_DIR, `${name}.backlog.json`)
   fs.mkdirSync(RESULTS_DIR, { recursive: true })
   fs.rmSync(file, { force: true })

@@ -21,6 +21,25 @@ const tmp = path.join(root, ".tmp")
 
 const say = (line) => process.stdout.write(`[stack] ${line}\n`)
 
+// The stack every startStack() of this process returns while one is shared (bench/smoke-shared.js:
+// the smoke run boots one server for the benchmarks that can share it).
+let shared = null
+
+/**
+ * Boots one stack and makes every later startStack() in this process return it, with a `stop()`
+ * that leaves it running; the returned stack's own `stop()` ends it. For benchmarks whose options
+ * are all the same server's (no container, no node flags of their own, no env the server must
+ * boot with) or, in smoke mode, whose differences this stack's options already cover.
+ */
+async function startSharedStack(opts) {
+  if (shared) throw new Error("a shared stack is already running")
+  shared = await startStack(opts)
+  return shared
+}
+
+/** The shared stack, or null. */
+const sharedStack = () => shared
+
 /**
  * @param {{ name: string, nodeArgs?: string[], nodeEnv?: string, sandbox?: object, env?: object,
  *           wrap?: (command: string, args: string[]) => [string, string[]] }} opts
@@ -30,6 +49,12 @@ const say = (line) => process.stdout.write(`[stack] ${line}\n`)
  *   sandbox: extra sandbox options (e.g. `maxRecords` for a benchmark with more than 10,000 orders).
  */
 async function startStack(opts) {
+  if (shared) {
+    // A container limits one server's memory: a benchmark that needs one cannot borrow another's.
+    if (opts.wrap) throw new Error(`${opts.name} needs a server of its own (a container): it cannot run on the shared stack`)
+    say(`${opts.name}: on the shared stack (${shared.backend})`)
+    return { ...shared, stop: async () => {} }
+  }
   registerTs()
   const { startSandbox } = require("../../src/sandbox/index.ts")
   const medusaPort = await freePort()
@@ -152,4 +177,4 @@ async function startStack(opts) {
   }
 }
 
-module.exports = { startStack }
+module.exports = { startStack, startSharedStack, sharedStack }

@@ -29,7 +29,7 @@ export const dayStarts = (period: Period): Date[] => daysOf(period).map((d) => s
  * the previous period's conversion, the money, the refunds sent, the store route's look-up refusals) over the periods' rows (indexes:
  * Migration20261126181000, Migration20261126220000), each reading its rows once; no row leaves the
  * database. A test holds the answer equal to computeFunnel over the same ledger
- * (integration-tests/http/paylater-reports.spec.ts).
+ * (integration-tests/http/default-app/paylater-reports.ts).
  */
 
 type Row = Record<string, any>

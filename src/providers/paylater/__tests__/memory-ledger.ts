@@ -7,7 +7,7 @@ import type { AttemptRecord, LedgerPort, StatusReport, WriteAheadInput } from ".
 /**
  * The ledger's storage in memory, over the module's real rules (refund-ledger.ts for refunds,
  * attempt-state.ts for attempts), for provider unit tests. The database version (advisory lock, partial unique index) is exercised by
- * integration-tests/http/paylater-refund-guard.spec.ts.
+ * integration-tests/http/fast-timeout-app/paylater-refund-guard.ts.
  */
 export class MemoryRefundLedger implements RefundLedger, LedgerPort {
   rows: AttemptRecord[] = []

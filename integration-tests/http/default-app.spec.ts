@@ -1,0 +1,42 @@
+/**
+ * The suites that boot the default app (medusa-config.ts with the test environment of
+ * integration-tests/setup.js, one default sandbox, and a 15 s bound on a start's question to
+ * PayLater), on one boot instead of one each (integration-tests/helpers/shared-app.ts). Each suite is in default-app/ with what it proves
+ * at its top. Those first that do not point the sandbox's webhooks at the app, so none of them
+ * starts with webhooks it did not ask for.
+ */
+import { integrationTestRunner } from "../helpers/runner"
+import { useEnv } from "../helpers/env"
+import { useSandbox } from "../helpers/sandbox"
+import { describeOnOneApp } from "../helpers/shared-app"
+import { setupQatar } from "./default-app/setup-qatar"
+import { reports } from "./default-app/paylater-reports"
+import { lookupTally } from "./default-app/paylater-lookup-tally"
+import { storeSmoke } from "./default-app/store-smoke"
+import { activity } from "./default-app/paylater-activity"
+import { link } from "./default-app/paylater-link"
+
+jest.setTimeout(180_000)
+
+// The longest a start waits for PayLater's answer about the attempt it replaces (issue 34): on this
+// shared machine under load, 3 s is not always enough to settle a link, and the tests are about the
+// answer, not the speed (the bound's own branch is tested in paylater-link.ts with a status call that
+// never answers). No suite here waits on the bound otherwise: the sandbox answers at once.
+useEnv({ PAYLATER_ELIGIBILITY_TIMEOUT_MS: "15000" })
+const paylater = useSandbox()
+
+integrationTestRunner({
+  testSuite: (options) =>
+    describeOnOneApp(
+      options,
+      {
+        "the one-command Qatar set-up": (o) => setupQatar(o),
+        "the funnel and finance reports": (o) => reports(o),
+        "a refused store look-up in the funnel": lookupTally,
+        "the harness's smoke test": storeSmoke,
+        "the admin's PayLater activity of an order": activity,
+        "the payment link": link,
+      },
+      paylater
+    ),
+})

@@ -1,0 +1,33 @@
+/**
+ * The suites that boot the app with a 1.5 s PayLater timeout and a sandbox whose tokens last a day,
+ * on one boot instead of one each (integration-tests/helpers/shared-app.ts). Each suite is in
+ * fast-timeout-app/ with what it proves at its top.
+ */
+import { integrationTestRunner } from "../helpers/runner"
+import { useEnv } from "../helpers/env"
+import { useSandbox } from "../helpers/sandbox"
+import { describeOnOneApp } from "../helpers/shared-app"
+import { crashPoints } from "./fast-timeout-app/paylater-crash-points"
+import { neverDropped } from "./fast-timeout-app/paylater-never-dropped"
+import { refundGuard } from "./fast-timeout-app/paylater-refund-guard"
+
+jest.setTimeout(240_000)
+
+// A lost answer (a refund's, a status call's) then costs 1.5 s, not 15.
+useEnv({ PAYLATER_TIMEOUT_MS: "1500" })
+// Tokens outlive the sandbox clock's jumps (past the 10-minute refund window, past a link's asking
+// window): a token expired by a jump would make a faulted call answer 401 inside the sandbox.
+const paylater = useSandbox({ tokenLifetimeSeconds: 24 * 60 * 60 })
+
+integrationTestRunner({
+  testSuite: (options) =>
+    describeOnOneApp(
+      options,
+      {
+        "losses the fault campaign found, at their crash points": crashPoints,
+        "nothing leaves the ledger unasked": neverDropped,
+        "the refund guard and Settings → PayLater": refundGuard,
+      },
+      paylater
+    ),
+})

@@ -1,0 +1,180 @@
+/**
+ * Losses the fault campaign (bench/fault-campaign.js, issue 32) found, each at its crash point,
+ * made deterministic: the state a killed process leaves is built as it was found in the campaign's
+ * database, then the store is given the signals it gets after a restart.
+ *
+ * 1. Killed inside Medusa's own cart completion (`POST /store/carts/:id/complete`, what storefronts
+ *    call), after `createOrdersStep` and before `authorizePaymentSessionStep` (campaign seed 9,
+ *    two-instance mode: the second instance was SIGKILLed there). The order exists, linked to the
+ *    cart and its payment collection, the cart is completed, and no payment was recorded, while
+ *    PayLater holds the shopper's money for the cart's live session. Before the fix, settlement
+ *    called that payment "the shopper paid twice: the order holds another payment", listed it and
+ *    refunded it automatically: an order with no money behind it (the checker printed
+ *    `VIOLATION [order_is_paid] Medusa order order_01M8CJP4M0Z88GRN4TXMGFGSBB was placed with
+ *    PayLater but PayLater holds no paid order of its amount for it ... seed 9`).
+ * 2. Killed at `settle:after-authorized`: a declined link, then a new one on the same cart, paid; its
+ *    settlement authorized the session in Medusa and the process died before completing the cart. The
+ *    next signal (here the shopper's return) completes the cart with that payment, once. And killed at
+ *    `settle:after-paid-recorded`: PayLater's success is on the row, nothing in Medusa; the next signal
+ *    completes the cart without asking PayLater again.
+ * 3. Killed inside Medusa's completion of a paid cart (the payment authorized and captured by our
+ *    settlement) after the order was created and linked to its cart, before its link to the payment
+ *    collection, the cart's completion and the capture's order transaction (CI's smoke on the merged
+ *    main, seed 733588798: the process died while another request hit a crash point). Medusa never
+ *    resumes it: completing the cart again returns the existing order and writes nothing. Before the
+ *    fix the owner decision named the order past its bound and recorded it on the row, and the order
+ *    showed no payment in Medusa (no collection, no capture), with nobody told.
+ */
+import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+import { useSeededStore } from "../../helpers/seeded-store"
+import type { SuiteOptions } from "../../helpers/shared-app"
+import type { SandboxHandle } from "../../helpers/sandbox"
+import { PAYLATER_PROVIDER_ID } from "../../helpers/seed"
+import { startCheckout } from "../../helpers/store-client"
+import { ledgerForCart } from "../paylater-link/ledger"
+import { ledgerModuleOf } from "../../../src/modules/paylater-ledger/resolve"
+import { runScheduledJobs } from "../paylater-ledger/clocks"
+import { unfinishedOrderKeyOf } from "../../../src/medusa-records/finish-order"
+import { OWNER_SETTLES_WITHIN_MS } from "../../../src/modules/paylater-ledger/whose-money"
+import { whoseMoney } from "../../../src/medusa-records/order-owner"
+import { halfMadeOrder as halfMadeOrderIn, orderWithoutPayment as orderWithoutPaymentIn } from "../paylater-crash-points/half-made"
+
+export function crashPoints({ api, getContainer }: SuiteOptions, paylater: SandboxHandle): void {
+  const { seed, store } = useSeededStore({ api, getContainer })
+
+  const orderWithoutPayment = (cartId: string, collectionId: string, written: "whole" | "cart_link_only" = "whole") =>
+    orderWithoutPaymentIn(getContainer(), cartId, collectionId, written)
+  const halfMadeOrder = () => halfMadeOrderIn(getContainer(), store, seed, paylater())
+
+  /** What Medusa's records say the order holds, read straight from the modules. */
+  async function orderRecords(orderId: string, cartId: string) {
+    const container = getContainer()
+    const query = container.resolve(ContainerRegistrationKeys.QUERY)
+    const { data: collections } = await query.graph({ entity: "order_payment_collection", fields: ["payment_collection_id"], filters: { order_id: orderId } })
+    const captures = await container.resolve(Modules.ORDER).listOrderTransactions({ order_id: orderId, reference: "capture" })
+    const [cart] = await container.resolve(Modules.CART).listCarts({ id: cartId }, { select: ["id", "completed_at"] })
+    return { collections: collections.length, capture_transactions: captures.length, cart_completed: !!cart.completed_at }
+  }
+
+  it("killed after Medusa authorized the payment, before the cart's completion: the next signal places the order", async () => {
+    // A declined link first, then a new session on the same cart (the shopper tried again).
+    const started = await startCheckout(store, { regionId: seed.regionId, variantId: seed.variants.standard.id }, PAYLATER_PROVIDER_ID)
+    const first = started.session.ok ? started.session.data.session! : null
+    expect(first).not.toBeNull()
+    await paylater().declineLink(first!.id)
+    await api.get(`/paylater/return/${first!.id}?outcome=failure`, { maxRedirects: 0, validateStatus: () => true })
+    const again = await store.createPaymentSession(started.paymentCollection.id, PAYLATER_PROVIDER_ID)
+    const session = again.ok ? again.data.session! : null
+    expect(session).not.toBeNull()
+    await paylater().approveLink(session!.id)
+    // What the killed settlement left: Medusa authorized the session (the Payment and its capture exist), no order.
+    await getContainer().resolve(Modules.PAYMENT).authorizePaymentSession(session!.id, {})
+    expect(await ledgerForCart(getContainer(), started.cart.id)).toMatchObject({ orders: 0, payments: 1 })
+
+    const back = await api.get(`/paylater/return/${session!.id}?outcome=success`, { maxRedirects: 0, validateStatus: () => true })
+    expect(back.status).toBe(303)
+    const after = await ledgerForCart(getContainer(), started.cart.id)
+    expect(after).toMatchObject({ orders: 1, payments: 1, captures: 1, refunds: 0 })
+    expect(back.headers.location).toContain(`/order/confirmed/${after.orderId}`)
+    const row = await ledgerModuleOf(getContainer())!.findAttempt(session!.id)
+    expect(row).toMatchObject({ state: "paid", order_id: after.orderId })
+  })
+
+  it("killed after PayLater's success was recorded, before Medusa's completion: the next signal places the order without asking again", async () => {
+    const started = await startCheckout(store, { regionId: seed.regionId, variantId: seed.variants.standard.id }, PAYLATER_PROVIDER_ID)
+    const session = started.session.ok ? started.session.data.session! : null
+    expect(session).not.toBeNull()
+    await paylater().approveLink(session!.id)
+    // What the killed settlement left: PayLater's answer on the row, nothing in Medusa.
+    const ledger = ledgerModuleOf(getContainer())!
+    await ledger.recordStatus(session!.id, { code: 2, message: "Payment successful", signal: "webhook" })
+    expect(await ledgerForCart(getContainer(), started.cart.id)).toMatchObject({ orders: 0, payments: 0 })
+    const statusCalls = () => paylater().requests().filter((r) => r.endpoint === "status" && r.status !== 401).length
+    const asked = statusCalls()
+
+    const back = await api.get(`/paylater/return/${session!.id}?outcome=success`, { maxRedirects: 0, validateStatus: () => true })
+    expect(back.status).toBe(303)
+    const after = await ledgerForCart(getContainer(), started.cart.id)
+    expect(after).toMatchObject({ orders: 1, payments: 1, captures: 1, refunds: 0 })
+    expect(back.headers.location).toContain(`/order/confirmed/${after.orderId}`)
+    // Medusa recorded the payment from the row: PayLater was not asked again.
+    expect(statusCalls()).toBe(asked)
+    expect(await ledger.findAttempt(session!.id)).toMatchObject({ state: "paid", order_id: after.orderId, payment_id: expect.any(String) })
+  })
+
+  it("killed inside Medusa's completion after the order, before its payment: the order gets PayLater's payment, a person is told, nothing refunded", async () => {
+    const started = await startCheckout(store, { regionId: seed.regionId, variantId: seed.variants.standard.id }, PAYLATER_PROVIDER_ID)
+    const session = started.session.ok ? started.session.data.session! : null
+    expect(session).not.toBeNull()
+    await paylater().approveLink(session!.id)
+    const orderId = await orderWithoutPayment(started.cart.id, started.paymentCollection.id)
+    expect(await ledgerForCart(getContainer(), started.cart.id)).toMatchObject({ orderId, payments: 0 })
+
+    // After the restart the shopper comes back (or the webhook, or reconciliation, arrives).
+    const back = await api.get(`/paylater/return/${session!.id}?outcome=success`, { maxRedirects: 0, validateStatus: () => true })
+    expect(back.status).toBe(303)
+
+    const after = await ledgerForCart(getContainer(), started.cart.id)
+    expect(after).toMatchObject({ orderId, orders: 1, payments: 1, captures: 1, refunds: 0 })
+    const ledger = ledgerModuleOf(getContainer())!
+    const row = await ledger.findAttempt(session!.id)
+    expect(row).toMatchObject({ state: "paid", order_id: orderId })
+    // Not listed as money without an order; a person is told the order was placed by a completion
+    // that stopped (its stock reservations and confirmation may be missing).
+    const listed = await ledger.listPayLaterAttentions({ paylater_order_id: session!.id })
+    expect(listed.map((i: { kind: string; dedupe_key: string | null }) => [i.kind, i.dedupe_key])).toEqual([["mismatch", unfinishedOrderKeyOf(orderId)]])
+    const transactions = await getContainer().resolve(Modules.ORDER).listOrderTransactions({ order_id: orderId, reference: "capture" })
+    expect(transactions).toHaveLength(1)
+    expect(paylater().order(session!.id)!.refunds).toEqual([])
+  })
+
+  it("killed inside Medusa's completion between the order's cart link and its payment: past the bound the order gets its payment's records, a person is told, nothing refunded", async () => {
+    const { started, session, orderId } = await halfMadeOrder()
+    expect(await orderRecords(orderId, started.cart.id)).toEqual({ collections: 0, capture_transactions: 0, cart_completed: false })
+
+    // The shopper's return after the restart is shown the cart's order; whose payment it holds
+    // cannot be told yet (a completion could still be writing it), so nothing is written.
+    const back = await api.get(`/paylater/return/${session!.id}?outcome=success`, { maxRedirects: 0, validateStatus: () => true })
+    expect(back.status).toBe(303)
+    expect(back.headers.location).toContain(`/order/confirmed/${orderId}`)
+    const ledger = ledgerModuleOf(getContainer())!
+    expect(await ledger.findAttempt(session!.id)).toMatchObject({ state: "paid", order_id: null })
+    expect(await orderRecords(orderId, started.cart.id)).toEqual({ collections: 0, capture_transactions: 0, cart_completed: false })
+
+    // Past the bound the scheduled jobs find it without any other signal, and finish it once.
+    const minutes = Math.ceil(OWNER_SETTLES_WITHIN_MS / 60_000) + 1
+    await runScheduledJobs(getContainer(), minutes)
+    await runScheduledJobs(getContainer(), minutes + 1, 2)
+
+    expect(await orderRecords(orderId, started.cart.id)).toEqual({ collections: 1, capture_transactions: 1, cart_completed: true })
+    expect(await ledgerForCart(getContainer(), started.cart.id)).toMatchObject({ orderId, orders: 1, payments: 1, captures: 1, refunds: 0 })
+    const row = await ledger.findAttempt(session!.id)
+    expect(row).toMatchObject({ state: "paid", order_id: orderId })
+    expect(row!.payment_id).toBeTruthy()
+    const items = await ledger.listPayLaterAttentions({ paylater_order_id: session!.id })
+    expect(items.map((i: { kind: string; dedupe_key: string | null; status: string }) => [i.kind, i.dedupe_key, i.status])).toEqual([
+      ["mismatch", unfinishedOrderKeyOf(orderId), "open"],
+    ])
+    expect(paylater().order(session!.id)!.refunds).toEqual([])
+  })
+
+  it("the same half-made order decided by three at once past the bound: finished exactly once", async () => {
+    const { started, session, orderId } = await halfMadeOrder()
+    const ledger = ledgerModuleOf(getContainer())!
+    const row = await ledger.findAttempt(session!.id)
+    await ledger.linkAttempt(session!.id, { payment_collection_id: started.paymentCollection.id, cart_id: started.cart.id })
+
+    // The job, a shopper's return and the admin's list, all deciding at once after the bound.
+    const later = new Date(Date.now() + OWNER_SETTLES_WITHIN_MS + 60_000)
+    const owners = await Promise.all([1, 2, 3].map(() => whoseMoney(getContainer(), row!, later)))
+    expect(owners.map((o) => [o.owner, (o as { order_id?: string }).order_id])).toEqual([
+      ["this_order", orderId],
+      ["this_order", orderId],
+      ["this_order", orderId],
+    ])
+    expect(await orderRecords(orderId, started.cart.id)).toEqual({ collections: 1, capture_transactions: 1, cart_completed: true })
+    const items = await ledger.listPayLaterAttentions({ paylater_order_id: session!.id })
+    expect(items.map((i: { kind: string }) => i.kind)).toEqual(["mismatch"])
+    expect(await ledger.findAttempt(session!.id)).toMatchObject({ order_id: orderId })
+  })
+}
