@@ -10,6 +10,8 @@ import { describeOnOneApp } from "../helpers/shared-app"
 import { crashPoints } from "./fast-timeout-app/paylater-crash-points"
 import { neverDropped } from "./fast-timeout-app/paylater-never-dropped"
 import { refundGuard } from "./fast-timeout-app/paylater-refund-guard"
+import { refundedNeverOrdered } from "./fast-timeout-app/paylater-refunded-never-ordered"
+import { halfMadeOrderPaidAgain } from "./fast-timeout-app/paylater-half-made-order-paid-again"
 
 jest.setTimeout(240_000)
 
@@ -27,6 +29,8 @@ integrationTestRunner({
         "losses the fault campaign found, at their crash points": crashPoints,
         "nothing leaves the ledger unasked": neverDropped,
         "the refund guard and Settings → PayLater": refundGuard,
+        "money PayLater gave back is never an order's": refundedNeverOrdered,
+        "a half-made order is never paid twice": halfMadeOrderPaidAgain,
       },
       paylater
     ),

@@ -1,0 +1,89 @@
+/**
+ * An order whose records a crash left half-made (Medusa's completion died after creating the order
+ * and before recording its payment, the fault campaign's crash point) while PayLater holds the
+ * shopper's checkout payment for it. Medusa's summary shows the whole total outstanding. The shopper
+ * must never pay for it twice: the point of sale does not push a second Request to Pay for money
+ * PayLater already holds, and when the order is paid again anyway (staff mark a second collection as
+ * paid), the order's money is counted over all its collections: the checkout payment is the extra
+ * one, listed and refunded, and the order holds exactly one payment.
+ */
+import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+import { createOrderPaymentCollectionWorkflow, markPaymentCollectionAsPaid } from "@medusajs/medusa/core-flows"
+import { useSeededStore } from "../../helpers/seeded-store"
+import type { SandboxHandle } from "../../helpers/sandbox"
+import type { SuiteOptions } from "../../helpers/shared-app"
+import { createAdminUser } from "../../helpers/store-client"
+import { ledgerModuleOf } from "../../../src/modules/paylater-ledger/resolve"
+import { OWNER_SETTLES_WITHIN_MS } from "../../../src/modules/paylater-ledger/whose-money"
+import { runScheduledJobs } from "../paylater-ledger/clocks"
+import { halfMadeOrder } from "../paylater-crash-points/half-made"
+
+const PAST_BOUND_MINUTES = Math.ceil(OWNER_SETTLES_WITHIN_MS / 60_000) + 1
+
+export function halfMadeOrderPaidAgain({ api, getContainer }: SuiteOptions, paylater: SandboxHandle): void {
+  const { seed, store } = useSeededStore({ api, getContainer })
+  const keep = { validateStatus: () => true }
+
+  /** The order's money as Medusa counts it: its transactions, and the provider of each capture's payment. */
+  async function orderMoney(orderId: string) {
+    const transactions = await getContainer().resolve(Modules.ORDER).listOrderTransactions({ order_id: orderId }, { select: ["amount", "reference", "reference_id"] })
+    const captureIds = transactions.filter((t) => t.reference === "capture").map((t) => t.reference_id as string)
+    const captures = captureIds.length ? await getContainer().resolve(Modules.PAYMENT).listCaptures({ id: captureIds }, { relations: ["payment"] }) : []
+    return {
+      total: transactions.reduce((sum, t) => sum + Number(t.amount), 0),
+      providers: captures.map((c) => (c as unknown as { payment: { provider_id: string } }).payment.provider_id),
+    }
+  }
+
+  it("the point of sale does not ask the shopper to pay again for money PayLater holds for the order", async () => {
+    const admin = await createAdminUser(api, getContainer())
+    const { session, orderId } = await halfMadeOrder(getContainer(), store, seed, paylater())
+    const state = await api.get(`/admin/paylater/orders/${orderId}/request-to-pay`, { ...admin, ...keep })
+    expect(state.status).toBe(200)
+    expect(state.data.request_to_pay).toMatchObject({ can_send: false })
+    expect(state.data.request_to_pay.blocked_reason).toMatch(/PayLater already holds [\d.]+ QAR paid at this order's checkout/)
+
+    const sent = await api.post(`/admin/paylater/orders/${orderId}/request-to-pay`, { mobile_number: "3312 3456" }, { ...admin, ...keep })
+    expect(sent.status).toBe(400)
+    expect(sent.data.message).toMatch(/do not ask the shopper to pay again/)
+    expect(paylater().orders().map((o) => o.orderId)).toEqual([session.id])
+
+    // Past the bound the jobs finish the order's records with the checkout payment: nothing outstanding.
+    await runScheduledJobs(getContainer(), PAST_BOUND_MINUTES)
+    const after = await api.get(`/admin/paylater/orders/${orderId}/request-to-pay`, { ...admin, ...keep })
+    // (The fixture's order has no shipping line, so PayLater's payment covers more than its total.)
+    expect(after.data.request_to_pay).toMatchObject({ can_send: false, blocked_reason: "Nothing is outstanding on this order." })
+    expect((await orderMoney(orderId)).providers).toEqual(["pp_paylater_paylater"])
+  })
+
+  it("paid again through a second collection anyway: the checkout payment is the extra one, refunded, and the order holds one payment", async () => {
+    const { session, orderId } = await halfMadeOrder(getContainer(), store, seed, paylater())
+    const ledger = ledgerModuleOf(getContainer())!
+    const outstanding = async () => {
+      const { data } = await getContainer()
+        .resolve(ContainerRegistrationKeys.QUERY)
+        .graph({ entity: "order", fields: ["id", "summary.*"], filters: { id: orderId } })
+      return Number((data[0] as any).summary.pending_difference)
+    }
+    const amount = await outstanding()
+    expect(amount).toBeGreaterThan(0)
+
+    // Staff see the total outstanding and take it another way, marking a new collection of the order paid.
+    const { result: [collection] } = await createOrderPaymentCollectionWorkflow(getContainer()).run({ input: { order_id: orderId, amount } })
+    await markPaymentCollectionAsPaid(getContainer()).run({ input: { order_id: orderId, payment_collection_id: collection.id } })
+
+    // Past the bound nobody finishes the order with the checkout payment: it is extra, listed once.
+    await runScheduledJobs(getContainer(), PAST_BOUND_MINUTES, 2)
+    expect(await orderMoney(orderId)).toEqual({ total: amount, providers: ["pp_system_default"] })
+    expect(await ledger.findAttempt(session.id)).toMatchObject({ state: "paid", order_id: null })
+    const items = (await ledger.listPayLaterAttentions({ paylater_order_id: session.id })) as Array<{ kind: string; status: string }>
+    expect(items.map((i) => [i.kind, i.status])).toEqual([["paid_without_order", "open"]])
+
+    // After PayLater's refund window, it goes back in full, once.
+    paylater().advanceClock(15 * 60_000)
+    await runScheduledJobs(getContainer(), PAST_BOUND_MINUTES + 15, 2)
+    expect(paylater().order(session.id)!.refunds).toEqual([expect.objectContaining({ full: true })])
+    expect(await orderMoney(orderId)).toEqual({ total: amount, providers: ["pp_system_default"] })
+    expect(await outstanding()).toBe(0)
+  })
+}
