@@ -70,6 +70,8 @@ export interface FlagForAttentionInput {
   cart_id?: string | null
   /** Public-safe facts only. */
   detail?: Record<string, unknown> | null
+  /** When the automatic refund next acts on it (refund-plan.ts `refundDueAt`); null: never by itself. */
+  refund_due_at?: Date | null
 }
 
 export interface ResolveAttentionInput {
@@ -98,6 +100,10 @@ export interface AttentionRecord {
   resolution_note: string | null
   resolved_by: string | null
   resolved_at: Date | string | null
+  /** When the automatic refund next acts on it (refund-plan.ts `refundDueAt`). */
+  refund_due_at?: Date | string | null
+  /** When the list last decided it again (current-items.ts). */
+  decided_at?: Date | string | null
   created_at: Date | string
 }
 
