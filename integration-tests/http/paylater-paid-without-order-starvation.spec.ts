@@ -51,8 +51,12 @@ integrationTestRunner({
         { state: "held", tries: 0, next_attempt_at: null, last_error: "its registration is no longer configured" },
         { state: "scheduled", tries: 3, next_attempt_at: far, last_error: "too early" },
       ]
-      for (let i = 0; i < OLDER_ITEMS; i++) {
-        await ledger().flagForAttention("paid_without_order", {
+      // One insert: as flagForAttention writes them (its decided_at is the time they were listed).
+      const listedAt = new Date(Date.now() - 60 * MINUTE)
+      await ledger().createPayLaterAttentions(
+        Array.from({ length: OLDER_ITEMS }, (_, i) => ({
+          kind: "paid_without_order",
+          status: "open",
           dedupe_key: `paid_without_order:older-${i}`,
           summary: `An older item ${i}`,
           amount: "10.00",
@@ -60,8 +64,9 @@ integrationTestRunner({
           session_id: `payses_older_${i}`,
           detail: { auto_refund: plans[i % plans.length] },
           refund_due_at: refundDueAt(plans[i % plans.length]),
-        })
-      }
+          decided_at: listedAt,
+        }))
+      )
     }
 
     async function listed(sessionId: string): Promise<AttentionRecord> {
@@ -76,6 +81,8 @@ integrationTestRunner({
     // One test: each sold-out payment costs a checkout, and the older items are written once.
     it("refunds the due payment and re-decides the newest item although more than a page of older items are open", async () => {
       await olderItemsNotDue()
+      const open = await ledger().listPayLaterAttentions({ status: "open" }, { take: 1000 })
+      expect(open).toHaveLength(OLDER_ITEMS)
 
       // The automatic refund: the due payment is the newest open item.
       const first = await payThenSellOut(api, store, seed, stocked)
