@@ -277,9 +277,10 @@ function checkTwoRecords(records: CampaignRecords, add: Add): void {
     records.refundAttempts.filter((a) => a.status === "pending" || a.status === "unknown").map((a) => a.paylater_order_id)
   )
 
-  // 6. An order never holds a payment whose money PayLater gave back in full.
+  // 6. An order never holds a payment whose money PayLater gave back in full, unless a person has it
+  // on the list (a refund whose answer was lost, paid out at PayLater: refund_outcome_unknown).
   for (const p of records.payments) {
-    if (!p.order_id || !refundedInFull(p.paylater_order_id) || heldByPayment(p) <= 0n) continue
+    if (!p.order_id || !refundedInFull(p.paylater_order_id) || heldByPayment(p) <= 0n || listed.has(p.paylater_order_id!)) continue
     add(
       "refunded_not_held",
       `Medusa order ${p.order_id} holds ${formatDirhams(heldByPayment(p))} QAR on payment ${p.id}, but PayLater refunded ${formatDirhams(sum(paidAt(p.paylater_order_id)!.refunds))} QAR of ${p.paylater_order_id} (all of it)`,
