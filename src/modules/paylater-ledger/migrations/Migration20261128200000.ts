@@ -7,7 +7,7 @@ import { Migration } from "@medusajs/framework/mikro-orm/migrations";
  * abandoned), and when the list last decided an open item again (`decided_at`). Both are read
  * ordered and limited by these partial indexes. Existing rows are filled from their plans.
  */
-export class Migration20261128190000 extends Migration {
+export class Migration20261128200000 extends Migration {
 
   override async up(): Promise<void> {
     this.addSql(`alter table if exists "paylater_attention" add column if not exists "refund_due_at" timestamptz null, add column if not exists "decided_at" timestamptz null;`);
