@@ -63,6 +63,36 @@ const PROBES: Record<InvariantName, Probe> = {
     Object.assign(records.attempts[0], { state: "open", next_ask_at: new Date(r.now - 2 * r.askSlackMs).toISOString() })
     return { records, id: row.paylater_order_id }
   },
+  // An order's payment PayLater then refunded in full, Medusa recording none of it.
+  refunded_not_held: (r) => {
+    const held = r.payments.find((p) => p.order_id && !p.canceled && r.paylater.some((o) => o.order_id === p.paylater_order_id && o.status === 2))
+    if (!held) return null
+    const records = clone(r)
+    const o = records.paylater.find((x) => x.order_id === held.paylater_order_id)!
+    o.refunds = [{ amount: o.amount }]
+    records.payments.find((p) => p.id === held.id)!.refunds = []
+    return { records, id: held.order_id! }
+  },
+  // One dirham refunded at PayLater on an order's payment that Medusa never recorded, nothing listed.
+  order_money_matches: (r) => {
+    const held = r.payments.find((p) => p.order_id && p.paylater_order_id && r.paylater.some((o) => o.order_id === p.paylater_order_id))
+    if (!held) return null
+    const records = clone(r)
+    records.paylater.find((x) => x.order_id === held.paylater_order_id)!.refunds.push({ amount: "0.01" })
+    records.attention = records.attention.filter((a) => a.paylater_order_id !== held.paylater_order_id)
+    records.refundAttempts = records.refundAttempts.filter((a) => a.paylater_order_id !== held.paylater_order_id)
+    return { records, id: held.order_id! }
+  },
+  // A session of a cart that is no order, authorized with a live payment after PayLater refunded its money.
+  refunded_unusable: (r) => {
+    const session = r.sessions.find((s) => r.paylater.some((o) => o.order_id === s.paylater_order_id))
+    if (!session) return null
+    const records = clone(r)
+    Object.assign(records.sessions.find((s) => s.id === session.id)!, { status: "authorized", cart_completed: false, payment_canceled: false })
+    const o = records.paylater.find((x) => x.order_id === session.paylater_order_id)!
+    Object.assign(o, { status: 2, refunds: [{ amount: o.amount }] })
+    return { records, id: session.id }
+  },
 }
 
 /** Each invariant's probe on the real records: caught (the checker named the broken id), missed, or no data to break. */

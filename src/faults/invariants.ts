@@ -26,7 +26,23 @@ export interface MedusaPaymentRecord {
   cart_id: string | null
   amount: string
   canceled: boolean
+  /** Medusa captured it (captured_at): only captured money counts as the order's paid money. */
+  captured: boolean
   refunds: Array<{ id: string; amount: string }>
+}
+
+/** A Medusa payment session of a PayLater provider, with what a completion of its cart could take. */
+export interface MedusaSessionRecord {
+  id: string
+  /** Medusa's session status: "authorized" and "pending" are what a cart completion takes or authorizes. */
+  status: string
+  /** The PayLater order its money is: its payment's, else the session's current attempt. */
+  paylater_order_id: string | null
+  cart_id: string | null
+  /** The cart became an order (completed_at set). */
+  cart_completed: boolean
+  payment_id: string | null
+  payment_canceled: boolean
 }
 
 /** A Medusa order whose cart paid (or tried to pay) with PayLater. */
@@ -72,6 +88,7 @@ export interface CampaignRecords {
   askSlackMs: number
   paylater: PayLaterOrderRecord[]
   payments: MedusaPaymentRecord[]
+  sessions: MedusaSessionRecord[]
   orders: MedusaOrderRecord[]
   attempts: AttemptRow[]
   refundAttempts: RefundAttemptRow[]
@@ -84,6 +101,9 @@ export const INVARIANTS = {
   captured_once: "no cart captured twice unless the extra payment is refunded or listed",
   refunds_sound: "refunds at PayLater never exceed what was paid, none is sent twice, each is recorded in Medusa or on the list",
   rows_asked: "no ledger row left open past its window without PayLater having been asked",
+  refunded_not_held: "no order holds money PayLater refunded in full",
+  order_money_matches: "every order's PayLater money is what PayLater holds for it minus refunds",
+  refunded_unusable: "no Medusa session or payment stays usable for money PayLater refunded in full",
 } as const
 
 export type InvariantName = keyof typeof INVARIANTS
@@ -231,7 +251,75 @@ export function checkInvariants(records: CampaignRecords): Violation[] {
       )
     }
   }
+  checkTwoRecords(records, add)
   return violations
+}
+
+type Add = (invariant: InvariantName, problem: string, ids: Violation["ids"]) => void
+
+/** Money Medusa still counts on a payment: what it took (or may still take) less what it refunded. */
+const heldByPayment = (p: MedusaPaymentRecord) => (p.canceled ? 0n : dirhams(p.amount) - sum(p.refunds))
+
+/** Medusa's and PayLater's records compared money by money (issue 42, item 5): 6, 7 and 8. */
+function checkTwoRecords(records: CampaignRecords, add: Add): void {
+  const paylaterById = new Map(records.paylater.map((o) => [o.order_id, o]))
+  const paidAt = (id: string | null) => {
+    const o = id ? paylaterById.get(id) : undefined
+    return o && o.status === PAID ? o : undefined
+  }
+  const refundedInFull = (id: string | null) => {
+    const o = paidAt(id)
+    return !!o && sum(o.refunds) >= dirhams(o.amount)
+  }
+  const listed = new Set(records.attention.filter((a) => a.status === "open" && a.paylater_order_id).map((a) => a.paylater_order_id!))
+  // A refund whose outcome nobody knows yet may be in one record only (invariant 4 judges it).
+  const unsettled = new Set(
+    records.refundAttempts.filter((a) => a.status === "pending" || a.status === "unknown").map((a) => a.paylater_order_id)
+  )
+
+  // 6. An order never holds a payment whose money PayLater gave back in full, unless a person has it
+  // on the list (a refund whose answer was lost, paid out at PayLater: refund_outcome_unknown).
+  for (const p of records.payments) {
+    if (!p.order_id || !refundedInFull(p.paylater_order_id) || heldByPayment(p) <= 0n || listed.has(p.paylater_order_id!)) continue
+    add(
+      "refunded_not_held",
+      `Medusa order ${p.order_id} holds ${formatDirhams(heldByPayment(p))} QAR on payment ${p.id}, but PayLater refunded ${formatDirhams(sum(paidAt(p.paylater_order_id)!.refunds))} QAR of ${p.paylater_order_id} (all of it)`,
+      { order_id: p.order_id, payment_id: p.id, paylater_order_id: p.paylater_order_id }
+    )
+  }
+
+  // 7. What Medusa counts as an order's PayLater money (captured, less its refunds) is what PayLater
+  // holds for the PayLater orders of its payments (paid, less PayLater's refunds), unless a person
+  // has it on the list or a refund's outcome is still unknown.
+  for (const order of records.orders) {
+    const payments = records.payments.filter((p) => p.order_id === order.id && p.paylater_order_id)
+    const paylaterIds = uniq(payments.map((p) => p.paylater_order_id!))
+    if (!paylaterIds.length || paylaterIds.some((id) => listed.has(id) || unsettled.has(id))) continue
+    const counted = payments.filter((p) => p.captured).reduce((total, p) => total + heldByPayment(p), 0n)
+    const holds = paylaterIds.reduce((total, id) => {
+      const o = paidAt(id)
+      return o ? total + dirhams(o.amount) - sum(o.refunds) : total
+    }, 0n)
+    if (counted !== holds) {
+      add(
+        "order_money_matches",
+        `Medusa order ${order.id} counts ${formatDirhams(counted)} QAR paid with PayLater, but PayLater holds ${formatDirhams(holds)} QAR for it (${paylaterIds.join(", ")}, less refunds)`,
+        { order_id: order.id, payment_ids: payments.map((p) => p.id), paylater_order_ids: paylaterIds }
+      )
+    }
+  }
+
+  // 8. After a full refund no completion can take the money: its session is neither authorized nor
+  // pending with a live payment (or none yet) while its cart can still become an order.
+  for (const s of records.sessions) {
+    const usable = (s.status === "authorized" || s.status === "pending") && !s.payment_canceled && !s.cart_completed
+    if (!usable || !refundedInFull(s.paylater_order_id)) continue
+    add(
+      "refunded_unusable",
+      `payment session ${s.id} is ${s.status}${s.payment_id ? ` with live payment ${s.payment_id}` : ""} on cart ${s.cart_id ?? "?"}, which can still become an order, although PayLater refunded ${s.paylater_order_id} in full`,
+      { session_id: s.id, payment_id: s.payment_id, cart_id: s.cart_id, paylater_order_id: s.paylater_order_id }
+    )
+  }
 }
 
 function formatDirhams(value: bigint): string {

@@ -11,7 +11,7 @@ import { whoseMoney } from "../medusa-records/order-owner"
 import { ownerSentence } from "../modules/paylater-ledger/whose-money"
 import { notRefundableMessage, registrationOfItem, whyNotRefundable } from "./item-registration"
 import { planSentence } from "./listing"
-import { afterFailure, isAbandoned, isDue, readPlan, startRefund, type AutoRefund } from "./refund-plan"
+import { afterFailure, isAbandoned, isDue, readPlan, refundDueAt, startRefund, type AutoRefund } from "./refund-plan"
 import { crashPoint } from "../faults/crash-point"
 import { applyMoneyPlan } from "../money-plan/apply"
 
@@ -27,9 +27,17 @@ export type AutoRefundOutcome = "refunded" | "retry_later" | "outcome_unknown" |
 
 // A refund call takes at most a few timeouts; the item's lock outlives it.
 const ITEM_LOCK_SECONDS = 300
+/** A run's share of the due items; the rest are the next run's, still due first. */
+const DUE_ITEMS_PER_RUN = 200
 
 async function savePlan(ledger: PayLaterLedgerModuleService, item: AttentionRecord, plan: AutoRefund): Promise<void> {
-  await ledger.updatePayLaterAttentions({ id: item.id, detail: { ...item.detail, auto_refund: plan }, summary: summaryFor(item.summary, plan) })
+  await ledger.updatePayLaterAttentions({
+    id: item.id,
+    detail: { ...item.detail, auto_refund: plan },
+    // Written with the plan, always: what the job selects by.
+    refund_due_at: refundDueAt(plan),
+    summary: summaryFor(item.summary, plan),
+  })
 }
 
 /** The operator's sentence once the automatic refund gave up: the item says so, not "will be refunded". */
@@ -184,13 +192,16 @@ export async function runPaidWithoutOrderRefunds(
   const ledger = ledgerModuleOf(container)
   if (!ledger) return []
   const now = opts.now ?? new Date()
-  const open = (await ledger.listPayLaterAttentions(
-    { kind: "paid_without_order", status: "open" },
-    { order: { created_at: "ASC" }, take: 200 }
+  // Only what is due, longest due first (IDX_paylater_attention_refund_due_at): items held, stopped or
+  // waiting later never take a due one's place, however many and however old.
+  const due = (await ledger.listPayLaterAttentions(
+    { kind: "paid_without_order", status: "open", refund_due_at: { $lte: now } } as never,
+    { order: { refund_due_at: "ASC" }, take: DUE_ITEMS_PER_RUN }
   )) as unknown as AttentionRecord[]
   const locking = container.resolve(Modules.LOCKING)
   const results: Array<{ id: string; outcome: AutoRefundOutcome }> = []
-  for (const item of open.filter((i) => isDue(readPlan(i.detail), now) || isAbandoned(readPlan(i.detail), now))) {
+  // The plan stays the rule (refundOne reads it again under the locks); the column only selects.
+  for (const item of due.filter((i) => isDue(readPlan(i.detail), now) || isAbandoned(readPlan(i.detail), now))) {
     const key = `paylater:auto-refund:${item.id}`
     const ownerId = `paylater-auto-refund:${randomUUID()}`
     try {

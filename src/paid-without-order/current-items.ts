@@ -74,16 +74,21 @@ export async function currentItems(container: MedusaContainer, items: AttentionR
  * The recovery job's pass over the open list, so an item leaves it when an order came to hold its
  * money although nobody opened the page (a store that holds such payments for a person, or an item
  * listed while its order's owner could not be told yet, whose half-made order is finished then).
- * Returns how many it closed.
+ * Each run takes the items decided least recently (`decided_at`, IDX_paylater_attention_decided_at)
+ * and marks them decided, so every open item is decided again within ceil(open / 200) runs however
+ * many older ones stay open. Returns how many it closed.
  */
-export async function redecideOpenItems(container: MedusaContainer): Promise<number> {
+export async function redecideOpenItems(container: MedusaContainer, now: Date = new Date()): Promise<number> {
   const ledger = ledgerModuleOf(container)
   if (!ledger) return 0
   const open = (await ledger.listPayLaterAttentions(
     { status: "open", kind: [...MONEY_KINDS] },
-    { order: { created_at: "ASC" }, take: OPEN_ITEMS_PER_RUN }
+    { order: { decided_at: "ASC" }, take: OPEN_ITEMS_PER_RUN }
   )) as unknown as AttentionRecord[]
+  if (!open.length) return 0
   const current = await currentItems(container, open)
+  // All of them, also those about no ledger row: an item the rule cannot decide must not stay first.
+  await ledger.updatePayLaterAttentions({ selector: { id: open.map((i) => i.id) }, data: { decided_at: now } })
   return current.filter((c) => c.item.status !== "open").length
 }
 

@@ -8,7 +8,7 @@ import { ownersOf } from "../medusa-records/owners"
 import { whoseMoney } from "../medusa-records/order-owner"
 import { ownerSentence, paymentIsForAttempt } from "../modules/paylater-ledger/whose-money"
 import { attemptOfPayment, recordedPaymentOf } from "../medusa-records/payment-attempt"
-import { blocksCompletion, planFor, readPlan, type AutoRefund } from "./refund-plan"
+import { blocksCompletion, planFor, readPlan, refundDueAt, type AutoRefund } from "./refund-plan"
 
 /**
  * Money PayLater took while the store has no order for it: a paid session whose cart could not
@@ -98,6 +98,7 @@ export async function flagPaidAttempt(container: MedusaContainer, paid: PaidAtte
     cart_id: paid.cart_id ?? null,
     order_id: paid.order_id ?? null,
     detail: { ...paid.detail, provider_id: paid.provider_id, paid_at: paid.paid_at.toISOString(), auto_refund: plan },
+    refund_due_at: refundDueAt(plan),
   })
 }
 

@@ -1,7 +1,8 @@
 /**
  * When a payment PayLater took without an order is refunded automatically, and what a failed try
  * leads to. Pure: no Medusa, no clock of its own, so every rule is unit-tested. The state lives in
- * the attention item's `detail.auto_refund` (Settings → PayLater shows it).
+ * the attention item's `detail.auto_refund` (Settings → PayLater shows it); when it is next due is
+ * also the item's typed `refund_due_at` (refundDueAt), which the job selects and orders by.
  */
 import type { PaidWithoutOrderPolicy } from "../providers/paylater/options"
 
@@ -89,6 +90,22 @@ export function afterFailure(plan: AutoRefund, now: Date, error: string, unknown
 
 /** A refund started this long ago without its answer written: the process sending it died. */
 export const ABANDONED_AFTER_MS = 15 * 60_000
+
+/**
+ * The first instant the automatic refund acts on a plan (isDue or isAbandoned turns true), null when
+ * it waits for nothing (held, stopped, refunded, unknown). Stored as the item's `refund_due_at`
+ * with every plan, so the job reads the due items, oldest due first, and no number of items that
+ * wait for nothing can keep a due one off its page.
+ */
+export function refundDueAt(plan: AutoRefund | null): Date | null {
+  if (!plan?.next_attempt_at) return null
+  const at = Date.parse(plan.next_attempt_at)
+  if (Number.isNaN(at)) return null
+  if (plan.state === "scheduled") return new Date(at)
+  // isAbandoned: strictly more than ABANDONED_AFTER_MS after the start.
+  if (plan.state === "refunding") return new Date(at + ABANDONED_AFTER_MS + 1)
+  return null
+}
 
 export function startRefund(plan: AutoRefund, now: Date): AutoRefund {
   return { ...plan, state: "refunding", next_attempt_at: now.toISOString() }

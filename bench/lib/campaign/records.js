@@ -45,11 +45,25 @@ async function readRecords({ databaseUrl, sandbox, since, seed, askSlackMs }) {
     const payments = (
       await db.query(
         `select p.id, p.payment_session_id, p.data->>'paylater_order_id' as data_order_id, round(p.amount, 2)::text as amount,
-                p.canceled_at, opc.order_id, cpc.cart_id
+                p.canceled_at, p.captured_at, opc.order_id, cpc.cart_id
            from payment p
            left join order_payment_collection opc on opc.payment_collection_id = p.payment_collection_id and opc.deleted_at is null
            left join cart_payment_collection cpc on cpc.payment_collection_id = p.payment_collection_id and cpc.deleted_at is null
           where p.provider_id like 'pp_paylater%' and p.deleted_at is null and p.created_at >= $1`,
+        [since]
+      )
+    ).rows
+    // Medusa's sessions of the campaign's carts, with what a completion of the cart could take: the
+    // session's live payment (the attempt it names is where its money is), and whether the cart is an order.
+    const sessions = (
+      await db.query(
+        `select s.id, s.status, s.data->>'paylater_order_id' as data_order_id, cpc.cart_id, c.completed_at,
+                p.id as payment_id, p.canceled_at as payment_canceled_at, p.data->>'paylater_order_id' as payment_order_id
+           from payment_session s
+           left join payment p on p.payment_session_id = s.id and p.deleted_at is null
+           left join cart_payment_collection cpc on cpc.payment_collection_id = s.payment_collection_id and cpc.deleted_at is null
+           left join cart c on c.id = cpc.cart_id
+          where s.provider_id like 'pp_paylater%' and s.deleted_at is null and s.created_at >= $1`,
         [since]
       )
     ).rows
@@ -98,7 +112,17 @@ async function readRecords({ databaseUrl, sandbox, since, seed, askSlackMs }) {
         cart_id: p.cart_id,
         amount: p.amount,
         canceled: !!p.canceled_at,
+        captured: !!p.captured_at,
         refunds: refunds.filter((r) => r.payment_id === p.id).map((r) => ({ id: r.id, amount: r.amount })),
+      })),
+      sessions: sessions.map((s) => ({
+        id: s.id,
+        status: s.status,
+        paylater_order_id: s.payment_order_id ?? orderOfPayment.get(s.payment_id) ?? s.data_order_id ?? s.id,
+        cart_id: s.cart_id,
+        cart_completed: !!s.completed_at,
+        payment_id: s.payment_id,
+        payment_canceled: !!s.payment_canceled_at,
       })),
       orders: orders.map((o) => ({ id: o.id, cart_id: o.cart_id })),
       attempts: attempts.map((a) => ({
@@ -131,7 +155,8 @@ async function makeAutoRefundsDue(databaseUrl, since) {
   return query(databaseUrl, async (db) => {
     const { rowCount } = await db.query(
       `update paylater_attention
-          set detail = jsonb_set(detail, '{auto_refund,next_attempt_at}', to_jsonb(to_char(now() at time zone 'utc' - interval '1 second', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')))
+          set detail = jsonb_set(detail, '{auto_refund,next_attempt_at}', to_jsonb(to_char(now() at time zone 'utc' - interval '1 second', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))),
+              refund_due_at = now() - interval '1 second'
         where kind = 'paid_without_order' and status = 'open' and deleted_at is null and created_at >= $1
           and detail->'auto_refund'->>'state' = 'scheduled'
           and (detail->'auto_refund'->>'next_attempt_at')::timestamptz > now()`,
@@ -166,7 +191,7 @@ async function pendingWork(databaseUrl, since, after, askSlackMs, paidAtPayLater
     const refunds = await db.query(
       `select count(*)::int as n from paylater_attention
         where kind = 'paid_without_order' and status = 'open' and deleted_at is null and created_at >= $1
-          and detail->'auto_refund'->>'state' = 'scheduled' and (detail->'auto_refund'->>'next_attempt_at')::timestamptz <= now()`,
+          and refund_due_at <= now()`,
       [since]
     )
     const runs = await db.query(`select count(*)::int as n from paylater_reconcile_run where started_at > $1 and error is null`, [after])

@@ -70,6 +70,8 @@ export interface FlagForAttentionInput {
   cart_id?: string | null
   /** Public-safe facts only. */
   detail?: Record<string, unknown> | null
+  /** When the automatic refund next acts on it (refund-plan.ts `refundDueAt`); null: never by itself. */
+  refund_due_at?: Date | null
 }
 
 export interface ResolveAttentionInput {
@@ -100,6 +102,10 @@ export interface AttentionRecord {
   resolved_at: Date | string | null
   /** When the merchant was told (src/notifications); null: not yet. Absent on rows read before the column existed. */
   notified_at?: Date | string | null
+  /** When the automatic refund next acts on it (refund-plan.ts `refundDueAt`). */
+  refund_due_at?: Date | string | null
+  /** When the list last decided it again (current-items.ts). */
+  decided_at?: Date | string | null
   created_at: Date | string
 }
 

@@ -7,6 +7,7 @@ import {
   MAX_REFUND_TRIES,
   planFor,
   readPlan,
+  refundDueAt,
   REFUND_WINDOW_MARGIN_MS,
   REFUND_WINDOW_MS,
   startRefund,
@@ -69,5 +70,39 @@ describe("automatic refund plan of a payment without an order", () => {
     expect(readPlan({ auto_refund: plan })).toEqual(plan)
     expect(readPlan({})).toBeNull()
     expect(readPlan(null)).toBeNull()
+  })
+})
+
+describe("refundDueAt (the selection's typed column)", () => {
+  const scheduled = planFor("refund", paidAt)
+  const refused = afterFailure(scheduled, at(11 * 60_000), "too early", false)
+  const started = startRefund(scheduled, at(11 * 60_000))
+  const waitingForNothing = [
+    planFor("hold", paidAt),
+    { ...scheduled, state: "held" as const, next_attempt_at: null, last_error: "its registration is gone" },
+    afterFailure({ ...scheduled, tries: MAX_REFUND_TRIES - 1 }, at(11 * 60_000), "refused", false),
+    afterFailure(scheduled, at(11 * 60_000), "no answer", true),
+    { ...scheduled, state: "refunded" as const, next_attempt_at: null },
+    // A plan that names a time but waits for nothing: its time never makes it due.
+    { ...scheduled, state: "stopped" as const },
+  ]
+
+  it("is null for plans the automatic refund never acts on, so they never fill its page", () => {
+    for (const plan of [...waitingForNothing, null]) {
+      expect(refundDueAt(plan)).toBeNull()
+    }
+  })
+
+  it("is the first instant the job acts on a plan: exactly when isDue or isAbandoned turns true", () => {
+    for (const plan of [scheduled, refused, started]) {
+      const due = refundDueAt(plan)!
+      expect(due).toBeInstanceOf(Date)
+      const acts = (now: Date) => isDue(plan, now) || isAbandoned(plan, now)
+      expect(acts(new Date(due.getTime() - 1))).toBe(false)
+      expect(acts(due)).toBe(true)
+      expect(acts(new Date(due.getTime() + 24 * 3600_000))).toBe(true)
+    }
+    expect(refundDueAt(scheduled)).toEqual(new Date(paidAt.getTime() + REFUND_WINDOW_MS + REFUND_WINDOW_MARGIN_MS))
+    expect(refundDueAt(started)!.getTime()).toBe(at(11 * 60_000).getTime() + ABANDONED_AFTER_MS + 1)
   })
 })

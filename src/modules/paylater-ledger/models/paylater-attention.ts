@@ -27,6 +27,14 @@ export const PayLaterAttention = model
     resolved_at: model.dateTime().nullable(),
     /** When the merchant was told through Medusa's Notification Module (src/notifications); null: not yet. */
     notified_at: model.dateTime().nullable(),
+    /**
+     * When the automatic refund next has work on this item (refund-plan.ts `refundDueAt`): its next
+     * try, or when a started refund counts as abandoned. Null when it waits for nothing (held,
+     * stopped, refunded, outcome unknown, no plan). The job selects by it, due first.
+     */
+    refund_due_at: model.dateTime().nullable(),
+    /** When the list last decided this open item again (current-items.ts): least recent first. */
+    decided_at: model.dateTime().nullable(),
   })
   .indexes([
     { on: ["status"] },
@@ -34,4 +42,8 @@ export const PayLaterAttention = model
     { on: ["dedupe_key"], unique: true, where: "dedupe_key IS NOT NULL AND deleted_at IS NULL" },
     // The notification sweep's read: open items nobody was told about yet.
     { name: "IDX_paylater_attention_unnotified", on: ["created_at"], where: "notified_at IS NULL AND status = 'open' AND deleted_at IS NULL" },
+    // The automatic refund's page (auto-refund.ts) and the re-decision's (current-items.ts): open
+    // items ordered by when they are due, so older items that wait for nothing never fill a page.
+    { on: ["refund_due_at"], where: "status = 'open' AND refund_due_at IS NOT NULL AND deleted_at IS NULL" },
+    { on: ["decided_at"], where: "status = 'open' AND deleted_at IS NULL" },
   ])

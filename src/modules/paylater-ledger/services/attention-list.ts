@@ -52,6 +52,8 @@ export class AttentionList extends Attempts {
         order_id: input.order_id ?? null,
         cart_id: input.cart_id ?? null,
         detail: input.detail ?? null,
+        refund_due_at: input.refund_due_at ?? null,
+        decided_at: new Date(),
       },
       sharedContext
     )
@@ -80,6 +82,7 @@ export class AttentionList extends Attempts {
           resolution_note: note,
           resolved_by: null,
           resolved_at: new Date(),
+          refund_due_at: null,
           ...(plan ? { detail: { ...item.detail, auto_refund: { ...plan, state: "stopped", next_attempt_at: null } } } : {}),
         },
         sharedContext
