@@ -16,6 +16,7 @@ import { createAdminUser } from "../../helpers/store-client"
 import { ledgerModuleOf } from "../../../src/modules/paylater-ledger/resolve"
 import { OWNER_SETTLES_WITHIN_MS } from "../../../src/modules/paylater-ledger/whose-money"
 import { runScheduledJobs } from "../paylater-ledger/clocks"
+import { orderMoney } from "../paylater-link/order-money"
 import { halfMadeOrder } from "../paylater-crash-points/half-made"
 
 const PAST_BOUND_MINUTES = Math.ceil(OWNER_SETTLES_WITHIN_MS / 60_000) + 1
@@ -24,15 +25,10 @@ export function halfMadeOrderPaidAgain({ api, getContainer }: SuiteOptions, payl
   const { seed, store } = useSeededStore({ api, getContainer })
   const keep = { validateStatus: () => true }
 
-  /** The order's money as Medusa counts it: its transactions, and the provider of each capture's payment. */
-  async function orderMoney(orderId: string) {
-    const transactions = await getContainer().resolve(Modules.ORDER).listOrderTransactions({ order_id: orderId }, { select: ["amount", "reference", "reference_id"] })
-    const captureIds = transactions.filter((t) => t.reference === "capture").map((t) => t.reference_id as string)
-    const captures = captureIds.length ? await getContainer().resolve(Modules.PAYMENT).listCaptures({ id: captureIds }, { relations: ["payment"] }) : []
-    return {
-      total: transactions.reduce((sum, t) => sum + Number(t.amount), 0),
-      providers: captures.map((c) => (c as unknown as { payment: { provider_id: string } }).payment.provider_id),
-    }
+  /** What Medusa counts as the order's money (paylater-link/order-money.ts), as this suite compares it. */
+  const moneyOf = async (orderId: string) => {
+    const money = await orderMoney(getContainer(), orderId)
+    return { total: money.total, providers: money.providers }
   }
 
   it("the point of sale does not ask the shopper to pay again for money PayLater holds for the order", async () => {
@@ -53,7 +49,7 @@ export function halfMadeOrderPaidAgain({ api, getContainer }: SuiteOptions, payl
     const after = await api.get(`/admin/paylater/orders/${orderId}/request-to-pay`, { ...admin, ...keep })
     // (The fixture's order has no shipping line, so PayLater's payment covers more than its total.)
     expect(after.data.request_to_pay).toMatchObject({ can_send: false, blocked_reason: "Nothing is outstanding on this order." })
-    expect((await orderMoney(orderId)).providers).toEqual(["pp_paylater_paylater"])
+    expect((await moneyOf(orderId)).providers).toEqual(["pp_paylater_paylater"])
   })
 
   it("paid again through a second collection anyway: the checkout payment is the extra one, refunded, and the order holds one payment", async () => {
@@ -74,7 +70,7 @@ export function halfMadeOrderPaidAgain({ api, getContainer }: SuiteOptions, payl
 
     // Past the bound nobody finishes the order with the checkout payment: it is extra, listed once.
     await runScheduledJobs(getContainer(), PAST_BOUND_MINUTES, 2)
-    expect(await orderMoney(orderId)).toEqual({ total: amount, providers: ["pp_system_default"] })
+    expect(await moneyOf(orderId)).toEqual({ total: amount, providers: ["pp_system_default"] })
     expect(await ledger.findAttempt(session.id)).toMatchObject({ state: "paid", order_id: null })
     const items = (await ledger.listPayLaterAttentions({ paylater_order_id: session.id })) as Array<{ kind: string; status: string }>
     expect(items.map((i) => [i.kind, i.status])).toEqual([["paid_without_order", "open"]])
@@ -83,7 +79,7 @@ export function halfMadeOrderPaidAgain({ api, getContainer }: SuiteOptions, payl
     paylater().advanceClock(15 * 60_000)
     await runScheduledJobs(getContainer(), PAST_BOUND_MINUTES + 15, 2)
     expect(paylater().order(session.id)!.refunds).toEqual([expect.objectContaining({ full: true })])
-    expect(await orderMoney(orderId)).toEqual({ total: amount, providers: ["pp_system_default"] })
+    expect(await moneyOf(orderId)).toEqual({ total: amount, providers: ["pp_system_default"] })
     expect(await outstanding()).toBe(0)
   })
 }

@@ -18,6 +18,7 @@ import { runPaidWithoutOrderRefunds, sendRefund } from "../../../src/paid-withou
 import { ledgerModuleOf } from "../../../src/modules/paylater-ledger/resolve"
 import { runRecovery } from "../../../src/reconciliation/run-jobs"
 import { eventually, ledgerForCart } from "../paylater-link/ledger"
+import { orderMoney } from "../paylater-link/order-money"
 import { decideOnLink, followToApp } from "../paylater-link/shopper"
 
 const MINUTE = 60_000
@@ -75,15 +76,10 @@ export function refundedNeverOrdered({ api, getContainer }: SuiteOptions, paylat
     return { sessionId: session!.id, back: await followToApp(api, location) }
   }
 
-  /** What Medusa counts as the order's money: its transactions (one capture each), and which payment each capture is of. */
-  async function orderMoney(orderId: string) {
-    const transactions = await getContainer().resolve(Modules.ORDER).listOrderTransactions({ order_id: orderId }, { select: ["amount", "reference", "reference_id"] })
-    const captureIds = transactions.filter((t) => t.reference === "capture").map((t) => t.reference_id as string)
-    const captures = captureIds.length ? await getContainer().resolve(Modules.PAYMENT).listCaptures({ id: captureIds }, { relations: ["payment"] }) : []
-    return {
-      total: transactions.reduce((sum, t) => sum + Number(t.amount), 0),
-      sessions: captures.map((c) => (c as unknown as { payment: { payment_session_id: string } }).payment.payment_session_id),
-    }
+  /** What Medusa counts as the order's money (paylater-link/order-money.ts), as this suite compares it. */
+  const moneyOf = async (orderId: string) => {
+    const money = await orderMoney(getContainer(), orderId)
+    return { total: money.total, sessions: money.sessions }
   }
 
   it("refunded in full automatically: Medusa's own cart completion places no order, and paying again places it with the new payment", async () => {
@@ -106,7 +102,7 @@ export function refundedNeverOrdered({ api, getContainer }: SuiteOptions, paylat
     const placed = await ledgerForCart(getContainer(), paid.cartId)
     expect(placed.orders).toBe(1)
     expect(again.back.location).toBe(`${STOREFRONT}/order/confirmed/${placed.orderId}`)
-    expect(await orderMoney(placed.orderId!)).toEqual({ total: Number(paid.item.amount), sessions: [again.sessionId] })
+    expect(await moneyOf(placed.orderId!)).toEqual({ total: Number(paid.item.amount), sessions: [again.sessionId] })
     // Only the first payment went back, once.
     expect(paylater().order(paid.sessionId)?.refunds).toHaveLength(1)
     expect(paylater().order(again.sessionId)?.refunds ?? []).toHaveLength(0)
@@ -127,7 +123,7 @@ export function refundedNeverOrdered({ api, getContainer }: SuiteOptions, paylat
     const placed = await ledgerForCart(getContainer(), paid.cartId)
     expect(placed.orders).toBe(1)
     expect(again.back.location).toBe(`${STOREFRONT}/order/confirmed/${placed.orderId}`)
-    expect(await orderMoney(placed.orderId!)).toEqual({ total: Number(paid.item.amount), sessions: [again.sessionId] })
+    expect(await moneyOf(placed.orderId!)).toEqual({ total: Number(paid.item.amount), sessions: [again.sessionId] })
   })
 
   it("refunded by a process that died before Medusa's records followed: completion still refuses it, and the recovery job converges Medusa's session", async () => {
