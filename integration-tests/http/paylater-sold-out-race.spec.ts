@@ -17,6 +17,8 @@ import { watchWebhookPipeline } from "../helpers/webhook-pipeline"
 import { eventually, ledgerForCart } from "./paylater-link/ledger"
 import { decideOnLink, followToApp } from "./paylater-link/shopper"
 import { createStockedVariant, type StockedVariant } from "./paylater-paid-without-order/stock"
+import { runScheduledJobs } from "./paylater-ledger/clocks"
+import { OWNER_SETTLES_WITHIN_MS } from "../../src/modules/paylater-ledger/whose-money"
 import { PAYLATER_LEDGER_MODULE, type PayLaterLedgerModuleService } from "../../src/modules/paylater-ledger"
 
 jest.setTimeout(900_000)
@@ -70,6 +72,7 @@ integrationTestRunner({
 
     it(`the return and the notification together, sold out: no order, "paid, not placed", every attempt on its cart (${ROUNDS} rounds)`, async () => {
       const outcomes: Array<Record<string, unknown>> = []
+      let engineRefusals = 0
       for (let round = 1; round <= ROUNDS; round++) {
         await stocked.setStock(1)
         const started = await startCheckout(store, { regionId: seed.regionId, variantId: stocked.variantId }, PAYLATER_PROVIDER_ID)
@@ -83,7 +86,14 @@ integrationTestRunner({
         try {
           // Approving sends the notification at once; the shopper's browser follows the redirect meanwhile.
           const location = await decideOnLink(String(started.session.data.session.data.payment_link_url), "approve")
-          back = await followToApp(api, location)
+          // The demo storefront's pending page completes the cart itself, and a waiting screen polls.
+          const [returned, completed] = await Promise.all([
+            followToApp(api, location),
+            store.post(`/store/carts/${cartId}/complete`),
+            store.get(`/store/paylater/payment-sessions/${sessionId}`),
+          ])
+          back = returned
+          engineRefusals += /Updating (Status|State)/.test(JSON.stringify(completed)) ? 1 : 0
           if (watch) await watch.drain(120_000)
           else await notificationSettled(sessionId)
         } finally {
@@ -118,6 +128,55 @@ integrationTestRunner({
         rows_off_cart: 0,
       })
       expect(outcomes).toEqual(outcomes.map((o) => expected(o.round as number)))
+      // Medusa's own completion road never meets the engine's refusal either.
+      expect(engineRefusals).toBe(0)
+    })
+
+    /**
+     * What a completion whose rollback was interrupted leaves (the engine refused mid-way): the order
+     * and its links, the cart marked completed, no stock reserved (the item sold out), the payment
+     * Medusa recorded for the paid session. Built as found, then the store gets its signals.
+     */
+    async function leftoverOfFailedCompletion() {
+      paylater().setWebhookUrl(null)
+      await stocked.setStock(1)
+      const started = await startCheckout(store, { regionId: seed.regionId, variantId: stocked.variantId }, PAYLATER_PROVIDER_ID)
+      const session = started.session.ok ? started.session.data.session! : null
+      expect(session).not.toBeNull()
+      await stocked.setStock(0)
+      await paylater().approveLink(session!.id)
+      const container = getContainer()
+      await container.resolve(Modules.PAYMENT).authorizePaymentSession(session!.id, {})
+      const cart = await container.resolve(Modules.CART).retrieveCart(started.cart.id, { relations: ["items"] })
+      const [order] = await container.resolve(Modules.ORDER).createOrders([
+        {
+          region_id: cart.region_id!,
+          sales_channel_id: cart.sales_channel_id!,
+          email: cart.email!,
+          currency_code: cart.currency_code,
+          items: cart.items!.map((i) => ({ title: i.title, quantity: i.quantity as number, unit_price: i.unit_price as number, variant_id: i.variant_id! })),
+        },
+      ])
+      const link = container.resolve(ContainerRegistrationKeys.LINK)
+      await link.create({ [Modules.ORDER]: { order_id: order.id }, [Modules.CART]: { cart_id: cart.id } })
+      await link.create({ [Modules.ORDER]: { order_id: order.id }, [Modules.PAYMENT]: { payment_collection_id: started.paymentCollection.id } })
+      await container.resolve(Modules.CART).updateCarts(cart.id, { completed_at: new Date() })
+      return { sessionId: session!.id, cartId: cart.id, orderId: order.id }
+    }
+
+    it("a failed completion's unfinished rollback (order left, stock never reserved): never finished into an oversold order, nobody told a server stopped", async () => {
+      const { sessionId, cartId } = await leftoverOfFailedCompletion()
+      const back = await api.get(`/paylater/return/${sessionId}?outcome=success`, { maxRedirects: 0, validateStatus: () => true })
+      expect({ status: back.status, location: back.headers.location }).toEqual({ status: 303, location: NOT_PLACED })
+      // Past the owner decision's bound, the scheduled jobs too leave it without an order.
+      await runScheduledJobs(getContainer(), Math.ceil(OWNER_SETTLES_WITHIN_MS / 60_000) + 1)
+      const items = (await attention()).filter((i) => i.cart_id === cartId || i.session_id === sessionId)
+      expect({
+        orders: (await ledgerForCart(getContainer(), cartId)).orders,
+        listed: items.filter((i) => i.kind === "paid_without_order").length,
+        mismatch: items.filter((i) => i.kind === "mismatch").length,
+      }).toEqual({ orders: 0, listed: 1, mismatch: 0 })
+      expect(await ledgerOf().findAttempt(sessionId)).toMatchObject({ state: "paid", order_id: null })
     })
   },
 })

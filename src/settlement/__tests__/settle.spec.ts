@@ -97,6 +97,7 @@ function fake(world: World) {
       return authorized
     },
     recordOrderCaptures: async () => void call("recordOrderCaptures"),
+    undoUnplacedOrder: async () => (call("undoUnplacedOrder"), false),
     finishPlacedOrder: async (_row, placed) => (call("finishPlacedOrder"), finished.push(placed), world.orderStillPlaced ?? true),
     completeCart: async (context) => {
       call("completeCart")
@@ -373,7 +374,7 @@ describe("settlement (behind ports)", () => {
       expect(result).toMatchObject({ outcome: "paid", order_id: "order_1" })
       expect(f.calls).toEqual(expect.arrayContaining(["authorize", "finishPlacedOrder", "recordOrderOwner"]))
       expect(f.calls.indexOf("finishPlacedOrder")).toBeLessThan(f.calls.indexOf("recordOrderOwner"))
-      expect(f.finished).toEqual([{ order_id: "order_1", payment_collection_id: expect.any(String), payment_id: "pay_1" }])
+      expect(f.finished).toEqual([{ order_id: "order_1", payment_collection_id: expect.any(String), payment_id: "pay_1", cart_id: "cart_1" }])
       expect(f.calls).not.toContain("completeCart")
     })
 
