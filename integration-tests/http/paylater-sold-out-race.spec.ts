@@ -6,7 +6,8 @@
  * paid without an order, nobody is told a server stopped, and every attempt of the cart (also the
  * session Medusa's rollback creates by itself) is written on the cart, so the funnel counts it once.
  */
-import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
+import { completeCartWorkflowId } from "@medusajs/medusa/core-flows"
 import { integrationTestRunner } from "../helpers/runner"
 import { useSeededStore } from "../helpers/seeded-store"
 import { useEnv } from "../helpers/env"
@@ -115,6 +116,8 @@ integrationTestRunner({
             (r) => r && r.cart_id !== cartId
           ).length,
           rows_off_cart: rows.filter((r) => r.cart_id !== cartId).length,
+          // Medusa's rollback left the cart one new live session (the paid one is gone).
+          live_sessions: sessions.filter((s) => s.id !== sessionId).length,
         })
       }
       const expected = (round: number) => ({
@@ -126,6 +129,7 @@ integrationTestRunner({
         mismatch: 0,
         off_cart: 0,
         rows_off_cart: 0,
+        live_sessions: 1,
       })
       expect(outcomes).toEqual(outcomes.map((o) => expected(o.round as number)))
       // Medusa's own completion road never meets the engine's refusal either.
@@ -177,6 +181,31 @@ integrationTestRunner({
         mismatch: items.filter((i) => i.kind === "mismatch").length,
       }).toEqual({ orders: 0, listed: 1, mismatch: 0 })
       expect(await ledgerOf().findAttempt(sessionId)).toMatchObject({ state: "paid", order_id: null })
+    })
+
+    it("Medusa's workflow engine refusing mid-rollback (\"Updating Status ... is not allowed\"): the return still redirects to 'paid, not placed', no order", async () => {
+      paylater().setWebhookUrl(null)
+      await stocked.setStock(1)
+      const started = await startCheckout(store, { regionId: seed.regionId, variantId: stocked.variantId }, PAYLATER_PROVIDER_ID)
+      const sessionId = started.session.ok ? started.session.data.session!.id : ""
+      await stocked.setStock(0)
+      await paylater().approveLink(sessionId)
+      // The completion runs (and fails on the stock), then the engine throws what the issue saw.
+      const engine = getContainer().resolve(Modules.WORKFLOW_ENGINE) as unknown as { run: (id: string, options: unknown) => Promise<unknown> }
+      const run = engine.run
+      engine.run = async function (id, options) {
+        const result = await run.call(this, id, options)
+        if (id === completeCartWorkflowId) throw new MedusaError(MedusaError.Types.NOT_ALLOWED, 'Updating Status from "ok" to "temp_failure" is not allowed.')
+        return result
+      }
+      let back
+      try {
+        back = await api.get(`/paylater/return/${sessionId}?outcome=success`, { maxRedirects: 0, validateStatus: () => true })
+      } finally {
+        engine.run = run
+      }
+      expect({ status: back.status, location: back.headers.location }).toEqual({ status: 303, location: NOT_PLACED })
+      expect((await ledgerForCart(getContainer(), started.cart.id)).orders).toBe(0)
     })
   },
 })
