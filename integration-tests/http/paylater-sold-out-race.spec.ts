@@ -19,6 +19,7 @@ import { eventually, ledgerForCart } from "./paylater-link/ledger"
 import { decideOnLink, followToApp } from "./paylater-link/shopper"
 import { createStockedVariant, type StockedVariant } from "./paylater-paid-without-order/stock"
 import { runScheduledJobs } from "./paylater-ledger/clocks"
+import { orderWithoutPayment } from "./paylater-crash-points/half-made"
 import { OWNER_SETTLES_WITHIN_MS } from "../../src/modules/paylater-ledger/whose-money"
 import { PAYLATER_LEDGER_MODULE, type PayLaterLedgerModuleService } from "../../src/modules/paylater-ledger"
 
@@ -151,21 +152,8 @@ integrationTestRunner({
       await paylater().approveLink(session!.id)
       const container = getContainer()
       await container.resolve(Modules.PAYMENT).authorizePaymentSession(session!.id, {})
-      const cart = await container.resolve(Modules.CART).retrieveCart(started.cart.id, { relations: ["items"] })
-      const [order] = await container.resolve(Modules.ORDER).createOrders([
-        {
-          region_id: cart.region_id!,
-          sales_channel_id: cart.sales_channel_id!,
-          email: cart.email!,
-          currency_code: cart.currency_code,
-          items: cart.items!.map((i) => ({ title: i.title, quantity: i.quantity as number, unit_price: i.unit_price as number, variant_id: i.variant_id! })),
-        },
-      ])
-      const link = container.resolve(ContainerRegistrationKeys.LINK)
-      await link.create({ [Modules.ORDER]: { order_id: order.id }, [Modules.CART]: { cart_id: cart.id } })
-      await link.create({ [Modules.ORDER]: { order_id: order.id }, [Modules.PAYMENT]: { payment_collection_id: started.paymentCollection.id } })
-      await container.resolve(Modules.CART).updateCarts(cart.id, { completed_at: new Date() })
-      return { sessionId: session!.id, cartId: cart.id, orderId: order.id }
+      const orderId = await orderWithoutPayment(container, started.cart.id, started.paymentCollection.id)
+      return { sessionId: session!.id, cartId: started.cart.id, orderId }
     }
 
     it("a failed completion's unfinished rollback (order left, stock never reserved): never finished into an oversold order, nobody told a server stopped", async () => {

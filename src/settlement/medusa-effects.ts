@@ -81,47 +81,38 @@ const COMPLETION_WAIT_SECONDS = 30
  * A cart's order that looks half-made, finished (medusa-records/finish-order.ts) under the cart's
  * own lock: a completion of the cart still running (Medusa's, from any road, on any instance) holds
  * it, so its order is never "finished" while that completion may still fail and roll it back; its
- * outcome is waited for and read instead. Throws a conflict when it does not end in time.
+ * outcome is waited for and read instead.
  */
-export async function finishUnderCartLock(container: MedusaContainer, row: AttemptRecord, placed: PlacedOrder & { cart_id: string }): Promise<string[] | null> {
-  let entered = false
-  try {
-    return await container.resolve(Modules.LOCKING).execute(
-      placed.cart_id,
-      () => {
-        entered = true
-        return finishPlacedOrder(container, row, placed)
-      },
-      { timeout: COMPLETION_WAIT_SECONDS }
-    )
-  } catch (error) {
-    if (entered) throw error
-    throw new MedusaError(MedusaError.Types.CONFLICT, `Cart ${placed.cart_id} is still being completed; its order is read again on the next signal.`)
-  }
+export function finishUnderCartLock(container: MedusaContainer, row: AttemptRecord, placed: PlacedOrder & { cart_id: string }): Promise<string[] | null> {
+  return afterCompletionsOf(container, placed.cart_id, () => finishPlacedOrder(container, row, placed))
 }
 
 /**
  * The cart's order, when a failed completion left it behind unplaced (unplaced-order.ts), rolled
- * back under the cart's lock (after any completion of the cart still running): true then. Throws a
- * conflict when the cart stays busy.
+ * back under the cart's lock (after any completion of the cart still running): true then.
  */
-export async function undoUnplacedUnderCartLock(
+export function undoUnplacedUnderCartLock(
   container: MedusaContainer,
   placed: { order_id: string; cart_id: string; payment_collection_id: string }
 ): Promise<boolean> {
+  return afterCompletionsOf(container, placed.cart_id, () => undoIfNeverPlaced(container, placed))
+}
+
+/** `work` under the cart's lock, once no completion of it runs; a conflict when one does not end in time. */
+async function afterCompletionsOf<T>(container: MedusaContainer, cartId: string, work: () => Promise<T>): Promise<T> {
   let entered = false
   try {
     return await container.resolve(Modules.LOCKING).execute(
-      placed.cart_id,
+      cartId,
       () => {
         entered = true
-        return undoIfNeverPlaced(container, placed)
+        return work()
       },
       { timeout: COMPLETION_WAIT_SECONDS }
     )
   } catch (error) {
     if (entered) throw error
-    throw new MedusaError(MedusaError.Types.CONFLICT, `Cart ${placed.cart_id} is still being completed; its order is read again on the next signal.`)
+    throw new MedusaError(MedusaError.Types.CONFLICT, `Cart ${cartId} is still being completed; its order is read again on the next signal.`)
   }
 }
 
