@@ -5,6 +5,7 @@ import type { AttemptRecord } from "../modules/paylater-ledger/ledger-port"
 import { ledgerModuleOf } from "../modules/paylater-ledger/resolve"
 import { storedAmountText } from "../providers/paylater/money"
 import { capturesMissingOnOrder, recordPaymentCapturesOnOrder } from "./order-captures"
+import { stockNeverReserved, undoUnplacedOrder } from "./unplaced-order"
 
 type Row = Record<string, any>
 
@@ -32,7 +33,9 @@ export const unfinishedOrderKeyOf = (orderId: string) => `order_unfinished:${ord
  * order a person is told first (the stock reservations and the order's confirmation may be missing
  * too, which only a person can judge), then each missing write is made; every write is checked
  * first, one finisher per order at a time, so a repeat or a second instance writes nothing twice.
- * Returns what it wrote; null when the order is no longer the cart's (or the collection's).
+ * Returns what it wrote; null when the order is no longer the cart's (or the collection's), or was
+ * never placed by Medusa's checks (its managed stock unreserved: unplaced-order.ts), in which case
+ * the failed completion's rollback is finished here instead.
  *
  * Not guarded: a completion still alive past the owner decision's bound (5 minutes inside one
  * completion, beyond Medusa's own 2-minute cart lock) would add its capture transaction again.
@@ -72,6 +75,13 @@ async function finish(container: MedusaContainer, row: AttemptRecord, placed: Pl
     cart: !!cart && !cart.completed_at,
   }
   if (!missing.link && !missing.captures && !missing.cart) return []
+  if (cartId && (await stockNeverReserved(container, placed.order_id))) {
+    // Not a completion that stopped after placing it: one that failed at (or before) Medusa's stock
+    // check. Finishing it would oversell; its rollback is finished instead, and no person is told
+    // that a server stopped (none did).
+    await undoUnplacedOrder(container, { order_id: placed.order_id, cart_id: cartId, payment_collection_id: placed.payment_collection_id })
+    return null
+  }
   // A cart's order was placed by a completion that stopped; a point-of-sale order only lacks the
   // capture a settlement that stopped did not record (no stock or confirmation is in question).
   if (cartId) await tellAPerson(container, row, placed)

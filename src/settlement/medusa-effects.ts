@@ -7,6 +7,9 @@ import type { PayLaterSessionData } from "../providers/paylater/session-data"
 import { ATTEMPT_CONTEXT_KEY, SIGNAL_CONTEXT_KEY } from "../modules/paylater-ledger/ledger-port"
 import { currentAttemptOf, type PayLaterSessionContext } from "../medusa-records/session"
 import { takeStatusSlotIn } from "../limits/status-slot"
+import type { AttemptRecord } from "../modules/paylater-ledger/ledger-port"
+import { finishPlacedOrder, type PlacedOrder } from "../medusa-records/finish-order"
+import { stockNeverReserved, undoIfNeverPlaced } from "../medusa-records/unplaced-order"
 
 /**
  * The effects settlement applies, each idempotent and each under the lock the rest of Medusa uses
@@ -68,6 +71,49 @@ export async function authorizeUnderLock(
     }
     return { data: (authorized.data ?? {}) as PayLaterSessionData, payment_id: authorized.id }
   })
+}
+
+// As long as Medusa's own completion waits for the cart's lock: one running holds it until it has
+// placed its order or finished rolling it back.
+const COMPLETION_WAIT_SECONDS = 30
+
+/**
+ * A cart's order that looks half-made, finished (medusa-records/finish-order.ts) under the cart's
+ * own lock: a completion of the cart still running (Medusa's, from any road, on any instance) holds
+ * it, so its order is never "finished" while that completion may still fail and roll it back; its
+ * outcome is waited for and read instead.
+ */
+export function finishUnderCartLock(container: MedusaContainer, row: AttemptRecord, placed: PlacedOrder & { cart_id: string }): Promise<string[] | null> {
+  return afterCompletionsOf(container, placed.cart_id, () => finishPlacedOrder(container, row, placed))
+}
+
+/**
+ * The cart's order, when a failed completion left it behind unplaced (unplaced-order.ts), rolled
+ * back under the cart's lock (after any completion of the cart still running): true then.
+ */
+export function undoUnplacedUnderCartLock(
+  container: MedusaContainer,
+  placed: { order_id: string; cart_id: string; payment_collection_id: string }
+): Promise<boolean> {
+  return afterCompletionsOf(container, placed.cart_id, () => undoIfNeverPlaced(container, placed))
+}
+
+/** `work` under the cart's lock, once no completion of it runs; a conflict when one does not end in time. */
+async function afterCompletionsOf<T>(container: MedusaContainer, cartId: string, work: () => Promise<T>): Promise<T> {
+  let entered = false
+  try {
+    return await container.resolve(Modules.LOCKING).execute(
+      cartId,
+      () => {
+        entered = true
+        return work()
+      },
+      { timeout: COMPLETION_WAIT_SECONDS }
+    )
+  } catch (error) {
+    if (entered) throw error
+    throw new MedusaError(MedusaError.Types.CONFLICT, `Cart ${cartId} is still being completed; its order is read again on the next signal.`)
+  }
 }
 
 /** `work` under the cart's lock (a collection's own key without a cart); null when it was not free in time. */
@@ -151,14 +197,24 @@ export async function completePaidCart(container: MedusaContainer, cartId: strin
   const engine = container.resolve(Modules.WORKFLOW_ENGINE)
   let message = "cart completion did not finish"
   for (let attempt = 1; attempt <= COMPLETE_ATTEMPTS; attempt++) {
-    const { result, errors, transaction } = await engine.run(completeCartWorkflowId, {
-      input: { id: cartId },
-      throwOnError: false,
-    })
+    let run
+    try {
+      run = await engine.run(completeCartWorkflowId, { input: { id: cartId }, throwOnError: false })
+    } catch (thrown) {
+      // The engine itself refused mid-way (e.g. "Updating Status ... is not allowed" while rolling
+      // back): a completion that failed, whatever it left; never an error for the caller's answer.
+      message = (thrown as Error)?.message ?? String(thrown)
+      break
+    }
+    const { result, errors, transaction } = run
     const error = errors?.[0]?.error as { message?: string } | undefined
     const orderId = (result as { id?: string } | undefined)?.id
     if (!error && transaction?.hasFinished?.() && orderId) {
-      return { order_id: orderId }
+      // A repeat returns the cart's order as it finds it: one a failed run left behind (its rollback
+      // interrupted) is not placed, whatever the run answers.
+      if (!(await stockNeverReserved(container, orderId))) return { order_id: orderId }
+      message = "the cart's order was never placed by Medusa's stock check (a failed completion's leftover)"
+      break
     }
     message = error?.message ?? message
     if (error && !isLockConflict(message)) {
@@ -168,7 +224,8 @@ export async function completePaidCart(container: MedusaContainer, cartId: strin
       await sleep(COMPLETE_PAUSE_MS * attempt)
     }
   }
-  // Another run (a webhook beside a return) may have placed it meanwhile.
+  // Another run (a webhook beside a return) may have placed it meanwhile; an order whose managed
+  // stock was never reserved is a failed run's unfinished rollback, not an order (unplaced-order.ts).
   const orderId = await orderOfCart(container, cartId)
-  return orderId ? { order_id: orderId } : { order_id: null, error: message }
+  return orderId && !(await stockNeverReserved(container, orderId)) ? { order_id: orderId } : { order_id: null, error: message }
 }

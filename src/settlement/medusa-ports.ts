@@ -8,10 +8,9 @@ import { currentAttemptOf, readPayLaterSession } from "../medusa-records/session
 import { attemptOfPayment, paymentOfAttempt } from "../medusa-records/payment-attempt"
 import { completeUnlessRefunded } from "./completion"
 import { settleDetachedAttempt } from "./detached-attempt"
-import { authorizeUnderLock, rereadSessionRow, takeStatusSlot } from "./medusa-effects"
+import { authorizeUnderLock, finishUnderCartLock, rereadSessionRow, takeStatusSlot, undoUnplacedUnderCartLock } from "./medusa-effects"
 import { askPayLaterAboutRow } from "./ask-paylater"
 import { recordOrderCaptures } from "../medusa-records/order-captures"
-import { finishPlacedOrder } from "../medusa-records/finish-order"
 import type { SettlementPorts } from "./ports"
 
 /**
@@ -43,7 +42,8 @@ export function medusaSettlementPorts(container: MedusaContainer): SettlementPor
     recordOrderCaptures: async (sessionId, orderId) => {
       await recordOrderCaptures(container, sessionId, orderId)
     },
-    finishPlacedOrder: async (row, placed) => (await finishPlacedOrder(container, row, placed)) !== null,
+    finishPlacedOrder: async (row, placed) => (await finishUnderCartLock(container, row, placed)) !== null,
+    undoUnplacedOrder: (placed) => undoUnplacedUnderCartLock(container, placed),
     completeCart: (context) => completeUnlessRefunded(container, context),
     whoseMoney: (row) => whoseMoney(container, row),
     recordOrderOwner: (placed) => recordOrderOwner(container, placed),

@@ -41,10 +41,17 @@ export interface SettlementPorts {
   authorize(context: PayLaterSessionContext, signal: string, dropOthers: boolean): Promise<{ payment_id: string | null; authorized_for: string | null }>
   recordOrderCaptures(sessionId: string, orderId: string): Promise<void>
   /**
-   * Medusa's records of a cart's order its completion left half-made (medusa-records/finish-order.ts);
-   * false when the order is no longer the cart's (a failed completion deleted it meanwhile).
+   * Medusa's records of a cart's order its completion left half-made (medusa-records/finish-order.ts),
+   * under the cart's lock, so never while a completion of the cart is still writing (or rolling back)
+   * that order; false when the order is no longer the cart's (a failed completion deleted it
+   * meanwhile, or it was never placed by Medusa's stock check and its rollback was finished).
    */
-  finishPlacedOrder(row: AttemptRecord, placed: PlacedOrder): Promise<boolean>
+  finishPlacedOrder(row: AttemptRecord, placed: PlacedOrder & { cart_id: string }): Promise<boolean>
+  /**
+   * The cart's order rolled back when a failed completion left it unplaced (its managed stock never
+   * reserved, nothing captured on it), under the cart's lock: true then (medusa-records/unplaced-order.ts).
+   */
+  undoUnplacedOrder(placed: { order_id: string; cart_id: string; payment_collection_id: string }): Promise<boolean>
   completeCart(context: PayLaterSessionContext): Promise<CompletionOutcome>
   whoseMoney(row: AttemptRecord): Promise<Owner>
   recordOrderOwner(placed: { order_id: string; payment_collection_id: string }): Promise<AttemptRecord | null | undefined>

@@ -185,7 +185,7 @@ async function authorizeAndComplete(
     // whose completion died before recording any payment, whose records are finished (and a person
     // told: its stock and confirmation may be missing too).
     if (current.cart_id && current.attempt) {
-      const placed = { order_id: current.order_id, payment_collection_id: current.payment_collection_id, payment_id: current.attempt.payment_id ?? null }
+      const placed = { order_id: current.order_id, payment_collection_id: current.payment_collection_id, payment_id: current.attempt.payment_id ?? null, cart_id: current.cart_id }
       // Read before the cart lock: a completion that failed since deleted that order; the cart is completed below.
       if (!(await ports.finishPlacedOrder(current.attempt, placed))) current = { ...current, order_id: null }
     } else {
@@ -366,6 +366,14 @@ async function settleForPlacedCart(ports: SettlementPorts, context: PayLaterSess
     // Medusa's completion placed the order and died before recording any payment (fault campaign):
     // this live session's payment is the order's, authorized and captured onto it.
     return authorizeAndComplete(ports, context, input)
+  }
+  if (!row.order_id && context.order_id && context.cart_id) {
+    const placed = { order_id: context.order_id, cart_id: context.cart_id, payment_collection_id: context.payment_collection_id }
+    if (await ports.undoUnplacedOrder(placed)) {
+      // A failed completion's leftover, never an order (its stock was never reserved): rolled back,
+      // the cart is completed again with Medusa's checks (placed, or paid without an order).
+      return authorizeAndComplete(ports, { ...context, order_id: null }, input)
+    }
   }
   const owner = await ports.whoseMoney(row)
   if (owner.owner === "this_order" || owner.owner === "cannot_tell") {

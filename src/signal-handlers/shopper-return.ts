@@ -1,4 +1,7 @@
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
+import { logRef } from "../lib/paylater"
+import { currentAttemptOf } from "../medusa-records/session"
 import { returnEvent } from "../activity/events"
 import { recordPayLaterActivity } from "../activity/record"
 import { returnDecisionOf, type ReturnOutcomeHint } from "../modules/paylater-ledger/attempt-state"
@@ -21,12 +24,17 @@ export async function settleShopperReturn(
   sessionId: string,
   outcome: ReturnOutcomeHint
 ): Promise<string | null> {
-  const result = await settlePayLaterSession(container, {
-    session_id: sessionId,
-    signal: "return",
-    throttle_seconds: RETURN_STATUS_INTERVAL_SECONDS,
-    wait_for_slot: true,
-  })
+  let result
+  try {
+    result = await settlePayLaterSession(container, {
+      session_id: sessionId,
+      signal: "return",
+      throttle_seconds: RETURN_STATUS_INTERVAL_SECONDS,
+      wait_for_slot: true,
+    })
+  } catch (error) {
+    return fromLedgerAfterError(container, sessionId, outcome, error)
+  }
   if (result.outcome === "detached") {
     return detachedReturnUrl(container, result.attempt, outcome)
   }
@@ -42,4 +50,19 @@ export async function settleShopperReturn(
     payment_collection_id: session.payment_collection_id,
   })
   return returnUrlFor(container, session.provider_id, { session_id: session.session_id, cart_id: session.cart_id }, decision)
+}
+
+/**
+ * Settlement threw (Medusa refused something mid-way, a database hiccup): the shopper is still sent
+ * to one of the three pages (README section 5), the one the attempt's ledger row stands for now:
+ * the order holding its money, "paid, not placed" when PayLater has it and no order does (the next
+ * signal or the job places or lists it), else pending. Null only when nothing was ever sent for it.
+ */
+async function fromLedgerAfterError(container: MedusaContainer, sessionId: string, outcome: ReturnOutcomeHint, error: unknown): Promise<string | null> {
+  container
+    .resolve(ContainerRegistrationKeys.LOGGER)
+    .warn(`PayLater: the shopper's return for ${logRef(sessionId)} could not be settled (${(error as Error)?.message ?? error}); answered from the ledger.`)
+  const row = await currentAttemptOf(container, sessionId)
+  if (!row) throw error
+  return detachedReturnUrl(container, row, outcome)
 }

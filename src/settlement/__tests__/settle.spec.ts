@@ -55,6 +55,8 @@ interface World {
   collectionHoldsNoPayment?: boolean
   /** finishPlacedOrder's answer: the order read before the cart lock is still the cart's. */
   orderStillPlaced?: boolean
+  /** undoUnplacedOrder's answer: the cart's order was a failed completion's leftover, rolled back. */
+  leftoverOrder?: boolean
   lockBusy?: boolean
   slotFree?: boolean
   failInside?: Error
@@ -97,6 +99,7 @@ function fake(world: World) {
       return authorized
     },
     recordOrderCaptures: async () => void call("recordOrderCaptures"),
+    undoUnplacedOrder: async () => (call("undoUnplacedOrder"), world.leftoverOrder ?? false),
     finishPlacedOrder: async (_row, placed) => (call("finishPlacedOrder"), finished.push(placed), world.orderStillPlaced ?? true),
     completeCart: async (context) => {
       call("completeCart")
@@ -373,8 +376,18 @@ describe("settlement (behind ports)", () => {
       expect(result).toMatchObject({ outcome: "paid", order_id: "order_1" })
       expect(f.calls).toEqual(expect.arrayContaining(["authorize", "finishPlacedOrder", "recordOrderOwner"]))
       expect(f.calls.indexOf("finishPlacedOrder")).toBeLessThan(f.calls.indexOf("recordOrderOwner"))
-      expect(f.finished).toEqual([{ order_id: "order_1", payment_collection_id: expect.any(String), payment_id: "pay_1" }])
+      expect(f.finished).toEqual([{ order_id: "order_1", payment_collection_id: expect.any(String), payment_id: "pay_1", cart_id: "cart_1" }])
       expect(f.calls).not.toContain("completeCart")
+    })
+
+    it("rolls back a failed completion's leftover order (stock never reserved) and completes the cart with Medusa's checks: paid without an order when still sold out", async () => {
+      const sold = "Not enough stock available for item iitem_1"
+      const f = fake({ session: session({ order_id: "order_1", session_status: "authorized", attempt: paidRow({ payment_id: "pay_1" }) }), leftoverOrder: true, completion: { order_id: null, error: sold, tried: true } })
+      const result = await settleWith(f.ports, { session_id: "payses_1", signal: "webhook", paylater_order_id: "payses_1", reported: "success" })
+      expect(result).toMatchObject({ outcome: "paid_without_order", error: sold, facts: { state: "paid", order_id: null } })
+      expect(f.calls.indexOf("undoUnplacedOrder")).toBeLessThan(f.calls.indexOf("completeCart"))
+      expect(f.calls).not.toContain("whoseMoney")
+      expect(f.calls).not.toContain("finishPlacedOrder")
     })
 
     it("completes the cart when the order read before the cart lock was deleted meanwhile (a completion that failed)", async () => {

@@ -3,6 +3,7 @@ import type { Context } from "@medusajs/framework/types"
 import { completionBackoffAfter, completionBackoffOf, nextAskAt, nextState, type AttemptEvent, type AttemptState } from "../attempt-state"
 import { linkChanges, type AttemptLedger, type AttemptLinkFields, type AttemptRecord, type StatusReport, type WriteAheadInput } from "../ledger-port"
 import { lockAttemptOf } from "./sql"
+import { checkoutOfSession, type SessionCheckout } from "./session-checkout"
 import { PayLaterTables } from "./tables"
 
 /**
@@ -12,8 +13,25 @@ import { PayLaterTables } from "./tables"
  * an advisory lock on its PayLater order id.
  */
 export class Attempts extends PayLaterTables implements AttemptLedger {
+  /**
+   * The row, on its checkout from the first write: the collection the store request named, else
+   * the one Medusa's session row names, and that collection's cart (session-checkout.ts).
+   */
+  async writeAhead(input: WriteAheadInput, sharedContext: Context = {}): Promise<void> {
+    const checkout = await this.checkoutOf(input.session_id, sharedContext)
+    const collectionId = input.payment_collection_id ?? checkout?.payment_collection_id ?? null
+    // A cart only through the session's own collection (a request naming another gets none here).
+    const cartId = checkout && checkout.payment_collection_id === collectionId ? checkout.cart_id : null
+    await this.writeAheadOn({ ...input, payment_collection_id: collectionId }, cartId, sharedContext)
+  }
+
+  @InjectManager()
+  protected async checkoutOf(sessionId: string, @MedusaContext() sharedContext: Context = {}): Promise<SessionCheckout | null> {
+    return checkoutOfSession(sharedContext, sessionId)
+  }
+
   @InjectTransactionManager()
-  async writeAhead(input: WriteAheadInput, @MedusaContext() sharedContext: Context = {}): Promise<void> {
+  protected async writeAheadOn(input: WriteAheadInput, cartId: string | null, @MedusaContext() sharedContext: Context = {}): Promise<void> {
     await lockAttemptOf(sharedContext, input.paylater_order_id)
     const [existing] = await this.listPayLaterAttempts({ paylater_order_id: input.paylater_order_id }, { take: 1 }, sharedContext)
     if (!existing) {
@@ -25,6 +43,7 @@ export class Attempts extends PayLaterTables implements AttemptLedger {
           provider_id: input.provider_id ?? null,
           paylater_account: input.paylater_account ?? null,
           payment_collection_id: input.payment_collection_id ?? null,
+          cart_id: cartId,
           // Exact: numeric plus its raw decimal text, never through a float.
           amount: new BigNumber(input.amount) as unknown as number,
           currency_code: input.currency_code.toLowerCase(),

@@ -1,0 +1,199 @@
+/**
+ * Sold out while paying (issue 46): the shopper buys the last unit, its stock goes to 0 while they
+ * are on PayLater's page, and their return and PayLater's "paid" notification arrive together.
+ * Each round: the return redirects to "paid, not placed" (never a 400 from Medusa's workflow
+ * engine), the cart has no order and no stock is reserved for it, the payment is listed once as
+ * paid without an order, nobody is told a server stopped, and every attempt of the cart (also the
+ * session Medusa's rollback creates by itself) is written on the cart, so the funnel counts it once.
+ */
+import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
+import { completeCartWorkflowId } from "@medusajs/medusa/core-flows"
+import { integrationTestRunner } from "../helpers/runner"
+import { useSeededStore } from "../helpers/seeded-store"
+import { useEnv } from "../helpers/env"
+import { useSandbox } from "../helpers/sandbox"
+import { PAYLATER_PROVIDER_ID } from "../helpers/seed"
+import { createAdminUser, startCheckout, type AdminAuth } from "../helpers/store-client"
+import { watchWebhookPipeline } from "../helpers/webhook-pipeline"
+import { eventually, ledgerForCart } from "./paylater-link/ledger"
+import { decideOnLink, followToApp } from "./paylater-link/shopper"
+import { createStockedVariant, type StockedVariant } from "./paylater-paid-without-order/stock"
+import { runScheduledJobs } from "./paylater-ledger/clocks"
+import { orderWithoutPayment } from "./paylater-crash-points/half-made"
+import { OWNER_SETTLES_WITHIN_MS } from "../../src/modules/paylater-ledger/whose-money"
+import { PAYLATER_LEDGER_MODULE, type PayLaterLedgerModuleService } from "../../src/modules/paylater-ledger"
+
+jest.setTimeout(900_000)
+
+// PAYLATER_SOLD_OUT_RACE_REDIS=1: the app with medusa-config.ts's Redis modules (locking, event bus,
+// workflow engine), as a store with several instances runs.
+const WITH_REDIS = process.env.PAYLATER_SOLD_OUT_RACE_REDIS === "1"
+useEnv({
+  PAYLATER_TIMEOUT_MS: "1500",
+  ...(WITH_REDIS ? { REDIS_URL: process.env.PAYLATER_TEST_REDIS_URL || "redis://127.0.0.1:6379", MEDUSA_REDIS_PREFIX: `paylater-test-soldout-${process.pid}-${Date.now().toString(36)}` } : {}),
+})
+const paylater = useSandbox({ tokenLifetimeSeconds: 24 * 60 * 60 })
+const STOREFRONT = process.env.STOREFRONT_URL ?? "http://localhost:8000"
+const NOT_PLACED = `${STOREFRONT}/checkout?step=payment&paylater_error=paid_not_placed`
+/** Rounds of the race in one test: the loss showed in 3 runs of 5 before the fix. */
+const ROUNDS = Number(process.env.SOLD_OUT_RACE_ROUNDS ?? 8)
+
+integrationTestRunner({
+  testSuite: ({ api, getContainer }) => {
+    const { seed, store } = useSeededStore({ api, getContainer }, { webhooks: paylater })
+    let admin: AdminAuth
+    let stocked: StockedVariant
+
+    beforeAll(async () => {
+      stocked = await createStockedVariant(getContainer(), seed, 350)
+      admin = await createAdminUser(api, getContainer())
+    })
+
+    const ledgerOf = () => getContainer().resolve(PAYLATER_LEDGER_MODULE) as PayLaterLedgerModuleService
+    const attention = async () =>
+      (await api.get(`/admin/paylater/attention?status=all`, { ...admin, validateStatus: () => true })).data.attention as Array<Record<string, any>>
+
+    async function reservationsOf(cartId: string): Promise<number> {
+      const query = getContainer().resolve(ContainerRegistrationKeys.QUERY)
+      const { data: links } = await query.graph({ entity: "order_cart", fields: ["order_id"], filters: { cart_id: cartId } })
+      const { data: orders } = links.length
+        ? await query.graph({ entity: "order", fields: ["items.id"], filters: { id: links.map((l: { order_id: string }) => l.order_id) } })
+        : { data: [] }
+      const lineItemIds = orders.flatMap((o: { items?: Array<{ id: string }> }) => (o.items ?? []).map((i) => i.id))
+      if (!lineItemIds.length) return 0
+      return (await getContainer().resolve(Modules.INVENTORY).listReservationItems({ line_item_id: lineItemIds })).length
+    }
+
+    /** With the Redis event bus (no local watch): until the notification's settlement is in the history. */
+    async function notificationSettled(sessionId: string): Promise<void> {
+      const delivered = () => paylater().deliveries().filter((d) => d.orderId === sessionId && d.status === "success")
+      await eventually(async () => delivered().length, (n) => n > 0, 60_000)
+      // The bus's delay, then its settlement (a completion and its rollback take a few seconds).
+      await new Promise((r) => setTimeout(r, 8_000))
+    }
+
+    it(`the return and the notification together, sold out: no order, "paid, not placed", every attempt on its cart (${ROUNDS} rounds)`, async () => {
+      const outcomes: Array<Record<string, unknown>> = []
+      let engineRefusals = 0
+      for (let round = 1; round <= ROUNDS; round++) {
+        await stocked.setStock(1)
+        const started = await startCheckout(store, { regionId: seed.regionId, variantId: stocked.variantId }, PAYLATER_PROVIDER_ID)
+        if (!started.session.ok || !started.session.data.session) throw new Error(`session: ${JSON.stringify(started.session)}`)
+        const sessionId = started.session.data.session.id as string
+        const cartId = started.cart.id
+        // Sold out while the shopper is on PayLater's page.
+        await stocked.setStock(0)
+        const watch = WITH_REDIS ? null : watchWebhookPipeline(getContainer())
+        let back: Awaited<ReturnType<typeof followToApp>>
+        try {
+          // Approving sends the notification at once; the shopper's browser follows the redirect meanwhile.
+          const location = await decideOnLink(String(started.session.data.session.data.payment_link_url), "approve")
+          // The demo storefront's pending page completes the cart itself, and a waiting screen polls.
+          const [returned, completed] = await Promise.all([
+            followToApp(api, location),
+            store.post(`/store/carts/${cartId}/complete`),
+            store.get(`/store/paylater/payment-sessions/${sessionId}`),
+          ])
+          back = returned
+          engineRefusals += /Updating (Status|State)/.test(JSON.stringify(completed)) ? 1 : 0
+          if (watch) await watch.drain(120_000)
+          else await notificationSettled(sessionId)
+        } finally {
+          watch?.stop()
+        }
+        const ledger = await ledgerForCart(getContainer(), cartId)
+        const sessions = await getContainer().resolve(Modules.PAYMENT).listPaymentSessions({ payment_collection_id: started.paymentCollection.id })
+        const rows = await ledgerOf().listPayLaterAttempts({ session_id: sessions.map((s) => s.id).concat(sessionId) })
+        const items = (await attention()).filter((i) => i.cart_id === cartId || i.session_id === sessionId)
+        outcomes.push({
+          round,
+          return: { status: back.status, location: back.location, body: back.status === 303 ? undefined : back.body },
+          orders: ledger.orders,
+          reservations: await reservationsOf(cartId),
+          listed: items.filter((i) => i.kind === "paid_without_order").length,
+          mismatch: items.filter((i) => i.kind === "mismatch").length,
+          // Every attempt Medusa's sessions on this collection stand for is on the cart.
+          off_cart: (await Promise.all(sessions.map((s) => ledgerOf().currentAttemptOf(s.id)))).filter(
+            (r) => r && r.cart_id !== cartId
+          ).length,
+          rows_off_cart: rows.filter((r) => r.cart_id !== cartId).length,
+          // Medusa's rollback left the cart one new live session (the paid one is gone).
+          live_sessions: sessions.filter((s) => s.id !== sessionId).length,
+        })
+      }
+      const expected = (round: number) => ({
+        round,
+        return: { status: 303, location: NOT_PLACED, body: undefined },
+        orders: 0,
+        reservations: 0,
+        listed: 1,
+        mismatch: 0,
+        off_cart: 0,
+        rows_off_cart: 0,
+        live_sessions: 1,
+      })
+      expect(outcomes).toEqual(outcomes.map((o) => expected(o.round as number)))
+      // Medusa's own completion road never meets the engine's refusal either.
+      expect(engineRefusals).toBe(0)
+    })
+
+    /**
+     * What a completion whose rollback was interrupted leaves (the engine refused mid-way): the order
+     * and its links, the cart marked completed, no stock reserved (the item sold out), the payment
+     * Medusa recorded for the paid session. Built as found, then the store gets its signals.
+     */
+    async function leftoverOfFailedCompletion() {
+      paylater().setWebhookUrl(null)
+      await stocked.setStock(1)
+      const started = await startCheckout(store, { regionId: seed.regionId, variantId: stocked.variantId }, PAYLATER_PROVIDER_ID)
+      const session = started.session.ok ? started.session.data.session! : null
+      expect(session).not.toBeNull()
+      await stocked.setStock(0)
+      await paylater().approveLink(session!.id)
+      const container = getContainer()
+      await container.resolve(Modules.PAYMENT).authorizePaymentSession(session!.id, {})
+      const orderId = await orderWithoutPayment(container, started.cart.id, started.paymentCollection.id)
+      return { sessionId: session!.id, cartId: started.cart.id, orderId }
+    }
+
+    it("a failed completion's unfinished rollback (order left, stock never reserved): never finished into an oversold order, nobody told a server stopped", async () => {
+      const { sessionId, cartId } = await leftoverOfFailedCompletion()
+      const back = await api.get(`/paylater/return/${sessionId}?outcome=success`, { maxRedirects: 0, validateStatus: () => true })
+      expect({ status: back.status, location: back.headers.location }).toEqual({ status: 303, location: NOT_PLACED })
+      // Past the owner decision's bound, the scheduled jobs too leave it without an order.
+      await runScheduledJobs(getContainer(), Math.ceil(OWNER_SETTLES_WITHIN_MS / 60_000) + 1)
+      const items = (await attention()).filter((i) => i.cart_id === cartId || i.session_id === sessionId)
+      expect({
+        orders: (await ledgerForCart(getContainer(), cartId)).orders,
+        listed: items.filter((i) => i.kind === "paid_without_order").length,
+        mismatch: items.filter((i) => i.kind === "mismatch").length,
+      }).toEqual({ orders: 0, listed: 1, mismatch: 0 })
+      expect(await ledgerOf().findAttempt(sessionId)).toMatchObject({ state: "paid", order_id: null })
+    })
+
+    it("Medusa's workflow engine refusing mid-rollback (\"Updating Status ... is not allowed\"): the return still redirects to 'paid, not placed', no order", async () => {
+      paylater().setWebhookUrl(null)
+      await stocked.setStock(1)
+      const started = await startCheckout(store, { regionId: seed.regionId, variantId: stocked.variantId }, PAYLATER_PROVIDER_ID)
+      const sessionId = started.session.ok ? started.session.data.session!.id : ""
+      await stocked.setStock(0)
+      await paylater().approveLink(sessionId)
+      // The completion runs (and fails on the stock), then the engine throws what the issue saw.
+      const engine = getContainer().resolve(Modules.WORKFLOW_ENGINE) as unknown as { run: (id: string, options: unknown) => Promise<unknown> }
+      const run = engine.run
+      engine.run = async function (id, options) {
+        const result = await run.call(this, id, options)
+        if (id === completeCartWorkflowId) throw new MedusaError(MedusaError.Types.NOT_ALLOWED, 'Updating Status from "ok" to "temp_failure" is not allowed.')
+        return result
+      }
+      let back
+      try {
+        back = await api.get(`/paylater/return/${sessionId}?outcome=success`, { maxRedirects: 0, validateStatus: () => true })
+      } finally {
+        engine.run = run
+      }
+      expect({ status: back.status, location: back.headers.location }).toEqual({ status: 303, location: NOT_PLACED })
+      expect((await ledgerForCart(getContainer(), started.cart.id)).orders).toBe(0)
+    })
+  },
+})

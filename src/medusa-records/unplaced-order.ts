@@ -1,0 +1,79 @@
+import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { logRef } from "../lib/paylater"
+
+type Row = Record<string, any>
+
+/**
+ * Whether a cart's order lacks the stock reservation Medusa's completion makes for each item whose
+ * inventory it manages. Medusa's completion reserves the stock before it records any payment, and
+ * a completion that cannot (sold out) fails and deletes the order in its rollback; an order of a
+ * cart without them was never placed by Medusa's own checks: its completion failed (or died) before
+ * or at the reservation, and its rollback did not finish. Finishing it would sell stock that is not
+ * there (issue 46). False when every managed item is reserved, none is managed, or the order was
+ * fulfilled or canceled since.
+ */
+export async function stockNeverReserved(container: MedusaContainer, orderId: string): Promise<boolean> {
+  const query = container.resolve(ContainerRegistrationKeys.QUERY)
+  const {
+    data: [order],
+  } = await query.graph({ entity: "order", fields: ["id", "status", "items.id", "items.variant_id", "fulfillments.id"], filters: { id: orderId } })
+  // Fulfilling or canceling an order consumes or frees its reservations: only a fresh order tells.
+  if (!order || order.status === "canceled" || (order as Row).fulfillments?.length) return false
+  const items = ((order as Row).items ?? []) as Row[]
+  const variantIds = [...new Set(items.map((i) => i.variant_id as string | null).filter((id): id is string => !!id))]
+  if (!variantIds.length) return false
+  const variants = await container.resolve(Modules.PRODUCT).listProductVariants({ id: variantIds }, { select: ["id", "manage_inventory"] })
+  const managed = new Set(variants.filter((v) => v.manage_inventory).map((v) => v.id))
+  const managedItems = items.filter((i) => managed.has(i.variant_id))
+  if (!managedItems.length) return false
+  const reservations = await container.resolve(Modules.INVENTORY).listReservationItems({ line_item_id: managedItems.map((i) => i.id) }, { select: ["id", "line_item_id"] })
+  const reserved = new Set(reservations.map((r) => r.line_item_id))
+  return managedItems.some((i) => !reserved.has(i.id))
+}
+
+/**
+ * Finishes the rollback a failed completion left undone, as Medusa's own compensation would have:
+ * the order's links to its cart and payment collection dismissed, the cart open again, the order
+ * deleted. Its payment stays as it is: the cart's next completion (Medusa's, with its checks) places
+ * it if the stock is back, or fails and lists the payment as paid without an order. Only called where
+ * no completion of the cart can be running (the caller holds the cart's lock, or is past the owner
+ * decision's bound, beyond Medusa's own lock's lifetime).
+ */
+export async function undoUnplacedOrder(
+  container: MedusaContainer,
+  placed: { order_id: string; cart_id: string; payment_collection_id: string }
+): Promise<void> {
+  const link = container.resolve(ContainerRegistrationKeys.LINK)
+  await link.dismiss([
+    { [Modules.ORDER]: { order_id: placed.order_id }, [Modules.CART]: { cart_id: placed.cart_id } },
+    { [Modules.ORDER]: { order_id: placed.order_id }, [Modules.PAYMENT]: { payment_collection_id: placed.payment_collection_id } },
+  ])
+  await container.resolve(Modules.CART).updateCarts(placed.cart_id, { completed_at: null })
+  await container.resolve(Modules.ORDER).deleteOrders([placed.order_id])
+  container
+    .resolve(ContainerRegistrationKeys.LOGGER)
+    .warn(
+      `PayLater: order ${logRef(placed.order_id)} of cart ${logRef(placed.cart_id)} was left by a cart completion that failed before reserving its stock; ` +
+        "its rollback is finished (the order removed, the cart open again), so the stock is never oversold."
+    )
+}
+
+/**
+ * The cart's order, when it is a failed completion's leftover (still the cart's, its managed stock
+ * never reserved, no capture on it), has its rollback finished (undoUnplacedOrder): true then.
+ * False for any order Medusa's checks placed, or that is no longer the cart's. The caller holds the
+ * cart's lock (no completion of it running).
+ */
+export async function undoIfNeverPlaced(
+  container: MedusaContainer,
+  placed: { order_id: string; cart_id: string; payment_collection_id: string }
+): Promise<boolean> {
+  const query = container.resolve(ContainerRegistrationKeys.QUERY)
+  const { data: links } = await query.graph({ entity: "order_cart", fields: ["order_id"], filters: { cart_id: placed.cart_id } })
+  if (!(links as Row[]).some((l) => l.order_id === placed.order_id)) return false
+  const captures = await container.resolve(Modules.ORDER).listOrderTransactions({ order_id: placed.order_id, reference: "capture" }, { select: ["id"] })
+  if (captures.length || !(await stockNeverReserved(container, placed.order_id))) return false
+  await undoUnplacedOrder(container, placed)
+  return true
+}
