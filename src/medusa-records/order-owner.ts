@@ -80,7 +80,10 @@ export async function whoseMoney(container: MedusaContainer, row: AttemptRecord,
   if (quick.owner === "not_paid" || quick.owner === "this_order") return quick
   const collectionId = await collectionOfRow(container, row)
   const owner = decideOwner(row, collectionId ? await collectionMoneyOf(container, collectionId) : null, now)
-  if (owner.owner === "this_order") await recordOwner(container, row, collectionId!, owner)
+  if (owner.owner === "this_order" && (await recordOwner(container, row, collectionId!, owner)) === undefined) {
+    // The order is gone since it was read (a failed completion's leftover, undone): decided again from what is there now.
+    return decideOwner(row, await collectionMoneyOf(container, collectionId!), now)
+  }
   return owner
 }
 

@@ -1,6 +1,7 @@
-import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys, Modules, OrderStatus } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { logRef } from "../lib/paylater"
+import { PAYLATER_PROVIDER } from "./session"
 
 type Row = Record<string, any>
 
@@ -44,6 +45,8 @@ export async function undoUnplacedOrder(
   container: MedusaContainer,
   placed: { order_id: string; cart_id: string; payment_collection_id: string }
 ): Promise<void> {
+  // Canceled first: a process that dies part-way leaves a canceled order, never a live unpaid one.
+  await container.resolve(Modules.ORDER).updateOrders(placed.order_id, { status: OrderStatus.CANCELED })
   const link = container.resolve(ContainerRegistrationKeys.LINK)
   await link.dismiss([
     { [Modules.ORDER]: { order_id: placed.order_id }, [Modules.CART]: { cart_id: placed.cart_id } },
@@ -74,6 +77,21 @@ export async function undoIfNeverPlaced(
   if (!(links as Row[]).some((l) => l.order_id === placed.order_id)) return false
   const captures = await container.resolve(Modules.ORDER).listOrderTransactions({ order_id: placed.order_id, reference: "capture" }, { select: ["id"] })
   if (captures.length || !(await stockNeverReserved(container, placed.order_id))) return false
+  // An order paid with a method that captures later (a manual provider) has no capture yet and is a
+  // real order: only an order holding no live payment but PayLater's is a failed completion's leftover.
+  if (await holdsOtherMethodPayment(container, placed.order_id, placed.payment_collection_id)) return false
   await undoUnplacedOrder(container, placed)
   return true
+}
+
+/** Whether a live payment of another method than PayLater is on any collection of the order or the cart's. */
+async function holdsOtherMethodPayment(container: MedusaContainer, orderId: string, cartCollectionId: string): Promise<boolean> {
+  const { data } = await container
+    .resolve(ContainerRegistrationKeys.QUERY)
+    .graph({ entity: "order_payment_collection", fields: ["payment_collection_id"], filters: { order_id: orderId } })
+  const collectionIds = [...new Set([cartCollectionId, ...(data as Row[]).map((l) => l.payment_collection_id as string)])]
+  const payments = await container
+    .resolve(Modules.PAYMENT)
+    .listPayments({ payment_collection_id: collectionIds } as never, { select: ["id", "provider_id", "canceled_at"] })
+  return payments.some((p) => !p.canceled_at && !PAYLATER_PROVIDER.test(p.provider_id))
 }

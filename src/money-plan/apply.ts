@@ -54,3 +54,16 @@ export async function convergeMoney(container: MedusaContainer, paylaterOrderId:
   if (!row) return null
   return underCartMoneyLocks(container, { session_id: row.session_id, cart_id: row.cart_id }, () => applyMoneyPlan(container, paylaterOrderId))
 }
+
+/**
+ * The plan applied right after a refund PayLater accepted, by the road that sent it (holding the
+ * money's locks). A failure here must not lose the refund's own record or stop the caller's run:
+ * it is logged, and the recovery job converges Medusa's records later (reconciliation/given-back-money.ts).
+ */
+export async function applyMoneyPlanAfterRefund(container: MedusaContainer, paylaterOrderId: string, now: Date = new Date()): Promise<void> {
+  await applyMoneyPlan(container, paylaterOrderId, now).catch((error: unknown) =>
+    container
+      .resolve(ContainerRegistrationKeys.LOGGER)
+      .warn(`PayLater: Medusa's records of ${logRef(paylaterOrderId)} were not brought in line after its refund (the recovery job tries again): ${(error as Error)?.message}`)
+  )
+}

@@ -13,7 +13,7 @@ import { notRefundableMessage, registrationOfItem, whyNotRefundable } from "./it
 import { planSentence } from "./listing"
 import { afterFailure, isAbandoned, isDue, readPlan, refundDueAt, startRefund, type AutoRefund } from "./refund-plan"
 import { crashPoint } from "../faults/crash-point"
-import { applyMoneyPlan } from "../money-plan/apply"
+import { applyMoneyPlanAfterRefund } from "../money-plan/apply"
 
 /**
  * The automatic full refund of payments PayLater took without an order (paid-without-order.ts),
@@ -142,7 +142,7 @@ async function refundOne(container: MedusaContainer, ledger: PayLaterLedgerModul
   }
   if (item.paylater_order_id && item.amount && MathBN.gte(await ledger.refundedAmount(item.paylater_order_id), item.amount)) {
     // Refunded already (Medusa's own completion refunds when it fails late enough, or an operator did).
-    await applyMoneyPlan(container, item.paylater_order_id, now)
+    await applyMoneyPlanAfterRefund(container, item.paylater_order_id, now)
     return finish(ledger, item, { ...plan, state: "refunded", next_attempt_at: null }, "Refunded in full already; nothing more sent to PayLater.")
   }
   const unrouted = await whyNotRefundable(container, ledger, item)
@@ -166,7 +166,7 @@ async function refundOne(container: MedusaContainer, ledger: PayLaterLedgerModul
   }
   logger.info(`PayLater: ${logRef(item.paylater_order_id)} was paid without an order; refunded ${item.amount} QAR in full automatically`)
   // Medusa's records follow: the session of money that went back is no completion's any more.
-  if (item.paylater_order_id) await applyMoneyPlan(container, item.paylater_order_id, now)
+  if (item.paylater_order_id) await applyMoneyPlanAfterRefund(container, item.paylater_order_id, now)
   return finish(
     ledger,
     item,

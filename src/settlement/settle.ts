@@ -424,7 +424,14 @@ function stepOf(named: AttemptRecord | null, read: SettlementRead, input: Settle
     {
       named_order_id: input.paylater_order_id,
       named,
-      session: session && { medusa_recorded: medusaRecorded(session), cart_id: session.cart_id, order_id: session.order_id, for_order: session.for_order, attempt: session.attempt },
+      session: session && {
+        medusa_recorded: medusaRecorded(session),
+        cart_id: session.cart_id,
+        order_id: session.order_id,
+        for_order: session.for_order,
+        attempt: session.attempt,
+        retired: session.session_status === "canceled",
+      },
       latest_of_gone_session: read.latest_of_gone_session,
     },
     input,
@@ -438,7 +445,10 @@ async function act(ports: SettlementPorts, step: SettlementStep, named: AttemptR
     case "already_placed":
       return { outcome: "already_placed", session: null, attempt: named!, order_id: named!.order_id!, asked: false, changed: false }
     case "settle_detached":
-      return ports.settleDetached(step.attempt === "named" ? named! : read.latest_of_gone_session!, input)
+      return ports.settleDetached(
+        step.attempt === "named" ? named! : step.attempt === "retired_session" ? read.session!.attempt! : read.latest_of_gone_session!,
+        input
+      )
     case "unknown_session":
       return { outcome: "unknown_session", session: null, asked: false, changed: false }
   }

@@ -29,6 +29,12 @@ export interface StepSession {
   for_order: boolean
   /** The session's current attempt. */
   attempt: StepRow | null
+  /**
+   * Medusa's session is `canceled`: the money plan retired it after its money went back. Never
+   * authorized again (Medusa's authorization does not check the status, and would then drop the
+   * cart's other sessions, the shopper's new payment among them).
+   */
+  retired?: boolean
 }
 
 export interface StepFacts {
@@ -46,7 +52,7 @@ export type SettlementStep =
   /** The named row already holds its order's money: a repeat, answered from the row alone. */
   | { step: "already_placed" }
   /** No live session stands for this attempt (deleted, superseded, lost): settled from its row. */
-  | { step: "settle_detached"; attempt: "named" | "latest_of_gone_session" }
+  | { step: "settle_detached"; attempt: "named" | "latest_of_gone_session" | "retired_session" }
   /** Neither a session nor any attempt: nothing was ever sent to PayLater for this id. */
   | { step: "unknown_session" }
   /** The cart is an order already: whose money this attempt is decides the rest. */
@@ -82,6 +88,9 @@ export function settlementStep(facts: StepFacts, signal: AskingSignal<Settlement
     return !facts.named_order_id && facts.latest_of_gone_session
       ? { step: "settle_detached", attempt: "latest_of_gone_session" }
       : { step: "unknown_session" }
+  }
+  if (session.retired && session.attempt) {
+    return { step: "settle_detached", attempt: "retired_session" }
   }
   if (session.cart_id && session.order_id) {
     return { step: "placed_cart" }

@@ -1,9 +1,10 @@
 import { completeCartWorkflow } from "@medusajs/medusa/core-flows"
-import { MedusaError } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
 import { PROCESSABLE_SESSION_STATUSES } from "../../modules/paylater-ledger/money-plan"
 import { ledgerModuleOf } from "../../modules/paylater-ledger/resolve"
 import { PAYLATER_PROVIDER } from "../../medusa-records/session"
 import { moneyGivenBack } from "../../money-plan/facts"
+import { paymentOfAttempt } from "../../medusa-records/payment-attempt"
 
 type HookSession = { id?: string; provider_id?: string; status?: string } | null | undefined
 
@@ -15,16 +16,24 @@ type HookSession = { id?: string; provider_id?: string; status?: string } | null
  * own session says: the money plan's executor retires such a session right after the refund, and
  * this is the guarantee that holds if the process died in between.
  */
-completeCartWorkflow.hooks.validate(async ({ cart }, { container }) => {
+completeCartWorkflow.hooks.validate(async ({ input, cart }, { container }) => {
   const ledger = ledgerModuleOf(container)
   if (!ledger) return
+  // A repeat of a completion that placed the order returns that order: nothing is taken again.
+  const { data: placed } = await container
+    .resolve(ContainerRegistrationKeys.QUERY)
+    .graph({ entity: "order_cart", fields: ["order_id"], filters: { cart_id: (input as { id: string }).id } })
+  if (placed.length) return
   const sessions = ((cart as { payment_collection?: { payment_sessions?: HookSession[] } })?.payment_collection?.payment_sessions ?? []).filter(
     (s): s is { id: string; provider_id: string; status: string } =>
       !!s?.id && PAYLATER_PROVIDER.test(String(s.provider_id ?? "")) && PROCESSABLE_SESSION_STATUSES.includes(String(s.status))
   )
   for (const session of sessions) {
     for (const row of await ledger.attemptsOfSession(session.id)) {
-      if (row.state === "paid" && !row.order_id && (await moneyGivenBack(container, ledger, row.paylater_order_id))) {
+      if (row.state !== "paid" || row.order_id) continue
+      // A replaced link is not what this session's authorization takes, unless Medusa's payment names it.
+      if (row.superseded_by && !(await paymentOfAttempt(container, row))) continue
+      if (await moneyGivenBack(container, ledger, row.paylater_order_id)) {
         throw new MedusaError(
           MedusaError.Types.NOT_ALLOWED,
           "The PayLater payment on this cart was refunded, so it cannot place the order. Choose a payment method again to pay."

@@ -26,6 +26,12 @@ const webhook = (reported: "success" | "pending" | "failed"): AskingSignal<Settl
 const RETURN: AskingSignal<SettlementSignal> = { signal: "return" }
 
 describe("settlementStep", () => {
+  it("never has Medusa authorize a session the money plan retired (canceled): its attempt is settled from its row", () => {
+    const paid = row("paid")
+    expect(settlementStep(live({ attempt: paid, retired: true }), RETURN, NOW)).toEqual({ step: "settle_detached", attempt: "retired_session" })
+    expect(settlementStep(live({ attempt: paid, retired: false }), RETURN, NOW)).toEqual({ step: "record_in_medusa" })
+  })
+
   describe("which attempt", () => {
     it("answers a repeat about an attempt whose row holds its order's money from that row alone", () => {
       const named = row("paid", { order_id: "order_1", payment_id: "pay_1" })

@@ -9,7 +9,7 @@ import { CartBusyError, underCartMoneyLocks } from "../../../../../../paid-witho
 import { whoseMoney } from "../../../../../../medusa-records/order-owner"
 import { ownerSentence } from "../../../../../../modules/paylater-ledger/whose-money"
 import type { AttentionRecord } from "../../../../../../modules/paylater-ledger/types"
-import { applyMoneyPlan } from "../../../../../../money-plan/apply"
+import { applyMoneyPlanAfterRefund } from "../../../../../../money-plan/apply"
 
 /** The order the payment's collection belongs to, if any. */
 async function orderOfPayment(container: MedusaContainer, paymentId: string): Promise<string | null> {
@@ -92,7 +92,7 @@ export async function POST(req: AuthenticatedMedusaRequest<{ amount?: unknown }>
       await req.scope.resolve(Modules.PAYMENT).refundPayment({ ...input, note: "PayLater: paid without an order, refunded from Settings → PayLater" })
     }
     // Medusa's records follow: money (even part of it) that went back is no completion's any more.
-    if (item.paylater_order_id) await applyMoneyPlan(req.scope, item.paylater_order_id)
+    if (item.paylater_order_id) await applyMoneyPlanAfterRefund(req.scope, item.paylater_order_id)
     return requireLedgerModule(req.scope).resolveAttention(item.id, {
       resolution: "refunded",
       note: `Refunded ${amount ? `${amount} QAR` : "in full"} from Settings → PayLater`,
