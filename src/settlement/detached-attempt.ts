@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { logRef } from "../lib/paylater"
@@ -32,7 +33,7 @@ function whyDetached(row: AttemptRecord): string {
 export async function settleDetachedAttempt(
   container: MedusaContainer,
   row: AttemptRecord,
-  input: Pick<SettleInput, "signal" | "reported" | "throttle_seconds">
+  input: Pick<SettleInput, "signal" | "reported" | "throttle_seconds" | "wait_for_slot">
 ): Promise<Settlement> {
   let current = row
   let asked = false
@@ -40,11 +41,13 @@ export async function settleDetachedAttempt(
   // only on a verified `success`, which PayLater confirms.
   const wanted = askPayLaterNow(row, { signal: input.signal, reported: input.reported }, new Date())
   // A public screen polling a gone session asks PayLater at most once per interval, like a live one.
-  if (wanted && (!input.throttle_seconds || (await takeStatusSlot(container, row.paylater_order_id, input.throttle_seconds)))) {
-    const answer = await askPayLaterAboutRow(container, row, input.signal)
+  const slot = wanted && input.throttle_seconds ? await detachedSlot(container, row, input) : { free: true, row }
+  current = slot.row
+  if (wanted && slot.free && askPayLaterNow(current, { signal: input.signal, reported: input.reported }, new Date())) {
+    const answer = await askPayLaterAboutRow(container, current, input.signal)
     if (answer.kind !== "answered") {
       // Left open, asked again at its next-ask time.
-      return { outcome: "detached", session: null, attempt: row, asked: answer.kind === "unanswered", changed: false }
+      return { outcome: "detached", session: null, attempt: current, asked: answer.kind === "unanswered", changed: current.state !== row.state }
     }
     asked = true
     current = answer.row
@@ -55,6 +58,32 @@ export async function settleDetachedAttempt(
     await listPaidDetached(container, current, input.signal, changed)
   }
   return { outcome: "detached", session: null, attempt: current, asked, changed }
+}
+
+const SLOT_POLL_MS = 250
+
+/**
+ * The interval's slot to ask PayLater about a detached row. A shopper's return waits for it (up to one
+ * interval), as a live session's does: the slot is often held by PayLater's own notification of the
+ * same payment, arriving at the same moment, whose answer is then on the row (re-read while waiting),
+ * so the shopper is sent to "paid, not placed" rather than "pending".
+ */
+async function detachedSlot(
+  container: MedusaContainer,
+  row: AttemptRecord,
+  input: Pick<SettleInput, "throttle_seconds" | "wait_for_slot">
+): Promise<{ free: boolean; row: AttemptRecord }> {
+  const seconds = input.throttle_seconds!
+  const until = Date.now() + (input.wait_for_slot ? seconds * 1000 + 500 : 0)
+  let current = row
+  for (;;) {
+    if (await takeStatusSlot(container, row.paylater_order_id, seconds)) return { free: true, row: current }
+    if (Date.now() >= until) return { free: false, row: current }
+    await sleep(SLOT_POLL_MS)
+    current = (await ledgerModuleOf(container)?.findAttempt(row.paylater_order_id)) ?? current
+    // PayLater's word arrived by the road holding the slot: nothing left to ask.
+    if (current.state !== row.state) return { free: false, row: current }
+  }
 }
 
 /**
