@@ -1,4 +1,4 @@
-import { ContainerRegistrationKeys, Modules, OrderStatus } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { logRef } from "../lib/paylater"
 import { PAYLATER_PROVIDER } from "./session"
@@ -45,8 +45,6 @@ export async function undoUnplacedOrder(
   container: MedusaContainer,
   placed: { order_id: string; cart_id: string; payment_collection_id: string }
 ): Promise<void> {
-  // Canceled first: a process that dies part-way leaves a canceled order, never a live unpaid one.
-  await container.resolve(Modules.ORDER).updateOrders(placed.order_id, { status: OrderStatus.CANCELED })
   const link = container.resolve(ContainerRegistrationKeys.LINK)
   await link.dismiss([
     { [Modules.ORDER]: { order_id: placed.order_id }, [Modules.CART]: { cart_id: placed.cart_id } },

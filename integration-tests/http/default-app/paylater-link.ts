@@ -378,7 +378,18 @@ export function link({ api, getContainer }: SuiteOptions, paylater: SandboxHandl
       // completion then finds the payment recorded and asks the provider nothing. The owner decision
       // after the order starts from the row PayLater's answer left (no attemptsOfSession) and takes
       // the row it records from the ledger's own write (recordOrderOwner), not from a read back.
-      expect(counts.ledgerReads).toEqual(["findAttempt", "currentAttemptOf", "findAttempt"])
+      // Since issue 42 money that went back is never an order's, and that costs three reads more:
+      // settlement's completion asks the refund ledger before it starts Medusa's completion
+      // (refundedAmount), and Medusa's completion asks again in its validate hook, the guarantee for
+      // every road (attemptsOfSession, refundedAmount). Issue 31's budget of 3 is knowingly exceeded.
+      expect(counts.ledgerReads).toEqual([
+        "findAttempt",
+        "currentAttemptOf",
+        "findAttempt",
+        "refundedAmount",
+        "completeCart: attemptsOfSession",
+        "completeCart: refundedAmount",
+      ])
       // Writes, each reading its row under the row's lock: PayLater's answer with the row's links to
       // Medusa, the payment Medusa recorded, the order's owner (closing any item about it), the
       // admin's history.
