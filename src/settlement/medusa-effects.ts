@@ -7,6 +7,7 @@ import type { PayLaterSessionData } from "../providers/paylater/session-data"
 import { ATTEMPT_CONTEXT_KEY, SIGNAL_CONTEXT_KEY } from "../modules/paylater-ledger/ledger-port"
 import { currentAttemptOf, type PayLaterSessionContext } from "../medusa-records/session"
 import { takeStatusSlotIn } from "../limits/status-slot"
+import { underLockOr } from "./under-lock"
 import type { AttemptRecord } from "../modules/paylater-ledger/ledger-port"
 import { finishPlacedOrder, type PlacedOrder } from "../medusa-records/finish-order"
 import { stockNeverReserved, undoIfNeverPlaced } from "../medusa-records/unplaced-order"
@@ -100,40 +101,16 @@ export function undoUnplacedUnderCartLock(
 
 /** `work` under the cart's lock, once no completion of it runs; a conflict when one does not end in time. */
 async function afterCompletionsOf<T>(container: MedusaContainer, cartId: string, work: () => Promise<T>): Promise<T> {
-  let entered = false
-  try {
-    return await container.resolve(Modules.LOCKING).execute(
-      cartId,
-      () => {
-        entered = true
-        return work()
-      },
-      { timeout: COMPLETION_WAIT_SECONDS }
-    )
-  } catch (error) {
-    if (entered) throw error
+  return underLockOr(container, cartId, COMPLETION_WAIT_SECONDS, () => {
     throw new MedusaError(MedusaError.Types.CONFLICT, `Cart ${cartId} is still being completed; its order is read again on the next signal.`)
-  }
+  }, work)
 }
 
 /** `work` under the cart's lock (a collection's own key without a cart); null when it was not free in time. */
 async function underCartLock<T>(container: MedusaContainer, context: PayLaterSessionContext, work: () => Promise<T>): Promise<T | null> {
   const key = context.cart_id ?? `paylater:collection:${context.payment_collection_id}`
-  let entered = false
-  try {
-    return await container.resolve(Modules.LOCKING).execute(
-      key,
-      () => {
-        entered = true
-        return work()
-      },
-      { timeout: CART_LOCK_WAIT_SECONDS }
-    )
-  } catch (error) {
-    // The cart lock not free in time (a completion holds it): asked again by the next signal.
-    if (!entered) return null
-    throw error
-  }
+  // The cart lock not free in time (a completion holds it): asked again by the next signal.
+  return underLockOr<T | null>(container, key, CART_LOCK_WAIT_SECONDS, () => null, work)
 }
 
 /**

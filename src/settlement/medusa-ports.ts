@@ -10,6 +10,7 @@ import { completeUnlessRefunded } from "./completion"
 import { settleDetachedAttempt } from "./detached-attempt"
 import { authorizeUnderLock, finishUnderCartLock, rereadSessionRow, takeStatusSlot, undoUnplacedUnderCartLock } from "./medusa-effects"
 import { askPayLaterAboutRow } from "./ask-paylater"
+import { underLockOr } from "./under-lock"
 import { recordOrderCaptures } from "../medusa-records/order-captures"
 import type { SettlementPorts } from "./ports"
 
@@ -48,24 +49,8 @@ export function medusaSettlementPorts(container: MedusaContainer): SettlementPor
     whoseMoney: (row) => whoseMoney(container, row),
     recordOrderOwner: (placed) => recordOrderOwner(container, placed),
     settleDetached: (row, input) => settleDetachedAttempt(container, row, input),
-    underLock: async (key, seconds, busy, work) => {
-      let entered = false
-      try {
-        return await container.resolve(Modules.LOCKING).execute(
-          key,
-          () => {
-            entered = true
-            return work()
-          },
-          { timeout: seconds }
-        )
-      } catch (error) {
-        if (!entered && /timed?[- ]?out/i.test(String((error as Error)?.message ?? ""))) {
-          return busy()
-        }
-        throw error
-      }
-    },
+    underLock: (key, seconds, busy, work) =>
+      underLockOr(container, key, seconds, () => busy(), work, (error) => /timed?[- ]?out/i.test(String((error as Error)?.message ?? ""))),
     takeStatusSlot: (sessionId, seconds) => takeStatusSlot(container, sessionId, seconds),
     sleep: (ms) => sleep(ms),
     announce: async (data) => {
