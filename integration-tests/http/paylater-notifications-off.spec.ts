@@ -14,7 +14,7 @@ import { decideOnLink, followToApp } from "./paylater-link/shopper"
 import { ledgerForCart } from "./paylater-link/ledger"
 import { PAYLATER_LEDGER_MODULE } from "../../src/modules/paylater-ledger"
 import type { PayLaterLedgerModuleService } from "../../src/modules/paylater-ledger/service"
-import { runRecovery } from "../../src/reconciliation/run-jobs"
+import { runRecovery } from "../../src/job-runs/run-jobs"
 
 jest.setTimeout(180_000)
 

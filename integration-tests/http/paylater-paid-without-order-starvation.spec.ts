@@ -10,7 +10,7 @@ import { PAYLATER_LEDGER_MODULE, type PayLaterLedgerModuleService } from "../../
 import type { AttentionRecord } from "../../src/modules/paylater-ledger/types"
 import { runPaidWithoutOrderRefunds, sendRefund } from "../../src/paid-without-order/auto-refund"
 import { redecideOpenItems } from "../../src/paid-without-order/current-items"
-import { refundDueAt, type AutoRefund } from "../../src/paid-without-order/refund-plan"
+import { refundDueAt, type AutoRefund } from "../../src/money-plan/refund-plan"
 import { useEnv } from "../helpers/env"
 import { useSandbox } from "../helpers/sandbox"
 import { eventually } from "./paylater-link/ledger"

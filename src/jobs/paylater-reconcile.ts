@@ -1,7 +1,7 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { logger as bootLogger } from "@medusajs/framework/logger"
 import { describeReconcileSchedule, reconcileSchedule } from "../reconciliation/schedule"
-import { runReconciliation } from "../reconciliation/run-jobs"
+import { runBothJobs, runReconciliation } from "../job-runs/run-jobs"
 import { watchSchedule } from "../reconciliation/schedule-watchdog"
 
 /**
@@ -15,7 +15,7 @@ export default async function payLaterReconcileJob(container: MedusaContainer): 
     return
   }
   // A process that runs jobs keeps watch over their schedule from its first run on.
-  watchSchedule(container)
+  watchSchedule(container, () => runBothJobs(container))
   await runReconciliation(container, "schedule")
 }
 

@@ -1,6 +1,6 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { reconcileSchedule } from "../reconciliation/schedule"
-import { runRecovery } from "../reconciliation/run-jobs"
+import { runBothJobs, runRecovery } from "../job-runs/run-jobs"
 import { watchSchedule } from "../reconciliation/schedule-watchdog"
 
 /**
@@ -13,7 +13,7 @@ export default async function payLaterRecoverPaymentsJob(container: MedusaContai
   if (reconcileSchedule().disabled) {
     return
   }
-  watchSchedule(container)
+  watchSchedule(container, () => runBothJobs(container))
   await runRecovery(container)
 }
 

@@ -1,4 +1,4 @@
-import type { Budget } from "../providers/paylater/limit-options"
+import type { Budget } from "./budget"
 import type { BudgetCounter } from "./counter"
 
 /**

@@ -5,7 +5,7 @@ import {
   RateLimiterRes,
   type RateLimiterAbstract,
 } from "rate-limiter-flexible"
-import type { Budget } from "../providers/paylater/limit-options"
+import type { Budget } from "./budget"
 import type { LimitStore } from "./store"
 
 /**

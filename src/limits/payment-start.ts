@@ -1,5 +1,5 @@
 import { createHmac } from "node:crypto"
-import type { Budget, LimitSettings } from "../providers/paylater/limit-options"
+import type { Budget, LimitSettings } from "./budget"
 import type { BudgetCounter } from "./counter"
 
 /**

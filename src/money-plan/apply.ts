@@ -4,7 +4,7 @@ import { logRef } from "../lib/paylater"
 import { RETIRE_SESSION_CONTEXT_KEY } from "../modules/paylater-ledger/ledger-port"
 import { planMoney, type MoneyPlan } from "../modules/paylater-ledger/money-plan"
 import { ledgerModuleOf } from "../modules/paylater-ledger/resolve"
-import { underCartMoneyLocks } from "../paid-without-order/cart-locks"
+import { underCartMoneyLocks } from "./cart-locks"
 import { moneyFactsOf } from "./facts"
 
 /**

@@ -5,7 +5,21 @@ import type { MoneyFacts } from "../modules/paylater-ledger/money-plan"
 import type { PayLaterLedgerModuleService } from "../modules/paylater-ledger/service"
 import { whoseMoney } from "../medusa-records/order-owner"
 import { paymentOfAttempt } from "../medusa-records/payment-attempt"
-import { completionBlockedByRefund } from "../paid-without-order/listing"
+import type { AttentionRecord } from "../modules/paylater-ledger/types"
+import { ledgerModuleOf } from "../modules/paylater-ledger/resolve"
+import { blocksCompletion, dedupeKeyOf, readPlan } from "./refund-plan"
+
+/**
+ * True once an automatic refund of this session's payment may have been sent: its cart must then
+ * never become an order. Part of `moneyGivenBack` below; the list (paid-without-order/listing.ts)
+ * writes that plan and resolution.
+ */
+async function completionBlockedByRefund(container: MedusaContainer, paylaterOrderId: string | undefined): Promise<boolean> {
+  const ledger = ledgerModuleOf(container)
+  if (!ledger || !paylaterOrderId) return false
+  const [item] = (await ledger.listPayLaterAttentions({ dedupe_key: dedupeKeyOf(paylaterOrderId) }, { take: 1 })) as unknown as AttentionRecord[]
+  return !!item && (blocksCompletion(readPlan(item.detail)) || item.resolution === "refunded")
+}
 
 /**
  * Whether any of an attempt's money went back to the shopper, or may have: a refund PayLater

@@ -7,7 +7,7 @@
  * short reference (logRef) and amount; the admin link leads to the rest.
  */
 import { logRef } from "../lib/paylater/log-ref"
-import { readPlan } from "../paid-without-order/refund-plan"
+import { readPlan } from "../money-plan/refund-plan"
 import type { AttentionRecord } from "../modules/paylater-ledger/types"
 import { ATTENTION_KIND_LABEL, CONDITION_LABEL, schedulerStalledSentence, type ConditionKind } from "./words"
 

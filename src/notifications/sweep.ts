@@ -10,7 +10,7 @@ import { sendNotice } from "./send"
 
 /**
  * Tells the merchant, through Medusa's Notification Module, what newly needs a person. Run after each
- * recovery run (src/reconciliation/run-jobs.ts: Medusa's scheduler, or the watchdog standing in for
+ * recovery run (src/job-runs/run-jobs.ts: Medusa's scheduler, or the watchdog standing in for
  * it), never on a payment's own path: a notification that fails delays no checkout, webhook or
  * refund. Reads the ledger, so nothing is lost to a crash:
  *

@@ -8,7 +8,7 @@ import { ownersOf } from "../medusa-records/owners"
 import { whoseMoney } from "../medusa-records/order-owner"
 import { ownerSentence, paymentIsForAttempt } from "../modules/paylater-ledger/whose-money"
 import { attemptOfPayment, recordedPaymentOf } from "../medusa-records/payment-attempt"
-import { blocksCompletion, planFor, readPlan, refundDueAt, type AutoRefund } from "./refund-plan"
+import { dedupeKeyOf, planFor, refundDueAt, type AutoRefund } from "../money-plan/refund-plan"
 
 /**
  * Money PayLater took while the store has no order for it: a paid session whose cart could not
@@ -21,8 +21,6 @@ import { blocksCompletion, planFor, readPlan, refundDueAt, type AutoRefund } fro
 /** What the logs tell an operator about such a payment. */
 export const PAID_WITHOUT_ORDER_NEXT_STEP =
   'It is listed on Settings → PayLater (paid without an order): refunded in full automatically once PayLater\'s refund window opens, unless the order is placed first or the option paidWithoutOrder is "hold".'
-
-export const dedupeKeyOf = (paylaterOrderId: string) => `paid_without_order:${paylaterOrderId}`
 
 /** The merchant's choice for the registration a provider id belongs to ("refund" when unknown). */
 export function policyOf(container: MedusaContainer, providerId: string): PaidWithoutOrderPolicy {
@@ -144,15 +142,4 @@ export async function flagPaidWithoutOrder(
     reason: `cart ${owner.cart_id} could not become an order${why.error ? ` (${why.error.slice(0, 300)})` : ""}`,
     detail: { signal: why.signal, paylater_ref: row.paylater_ref ?? null },
   })
-}
-
-/**
- * True once an automatic refund of this session's payment may have been sent: its cart must then
- * never become an order. Settlement asks before completing a paid cart.
- */
-export async function completionBlockedByRefund(container: MedusaContainer, paylaterOrderId: string | undefined): Promise<boolean> {
-  const ledger = ledgerModuleOf(container)
-  if (!ledger || !paylaterOrderId) return false
-  const [item] = (await ledger.listPayLaterAttentions({ dedupe_key: dedupeKeyOf(paylaterOrderId) }, { take: 1 })) as unknown as AttentionRecord[]
-  return !!item && (blocksCompletion(readPlan(item.detail)) || item.resolution === "refunded")
 }

@@ -3,7 +3,7 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { logRef } from "../lib/paylater"
 import { ledgerModuleOf } from "../modules/paylater-ledger/resolve"
 import { convergeMoney } from "../money-plan/apply"
-import { CartBusyError } from "../paid-without-order/cart-locks"
+import { CartBusyError } from "../money-plan/cart-locks"
 
 /** How far back refunds are looked at, and how many a run converges at most (newest first). */
 const LOOK_BACK_MS = 30 * 24 * 60 * 60_000

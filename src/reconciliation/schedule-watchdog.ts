@@ -3,7 +3,6 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { parseExpression } from "cron-parser"
 import { lastScheduledRunAt } from "../modules/paylater-ledger/reconcile-runs"
 import { reconcileSchedule } from "./schedule"
-import { runReconciliation, runRecovery } from "./run-jobs"
 
 /**
  * Medusa keeps its scheduled jobs in the workflow engine's store and registers them at boot. With the
@@ -75,8 +74,12 @@ export async function watchOnce(watch: Watch, deps: WatchDeps, now: Date = new D
 
 let started: NodeJS.Timeout | null = null
 
-/** Starts the watch in this process (once; later calls do nothing). Never throws. */
-export function watchSchedule(container: MedusaContainer): void {
+/**
+ * Starts the watch in this process (once; later calls do nothing). Never throws. `runJobs`: both
+ * jobs' work (job-runs/run-jobs.ts `runBothJobs`), handed in by the jobs so this folder never imports
+ * the one above it.
+ */
+export function watchSchedule(container: MedusaContainer, runJobs: () => Promise<void>): void {
   if (started) return
   const schedule = reconcileSchedule()
   if (schedule.disabled) return
@@ -84,10 +87,7 @@ export function watchSchedule(container: MedusaContainer): void {
   const watch: Watch = { watchingSince: new Date(), periodMs: schedulePeriodMs(schedule.cron), standingInSince: null }
   const deps: WatchDeps = {
     lastScheduledAt: () => lastScheduledRunAt(container),
-    async runJobs() {
-      await runReconciliation(container, "watchdog").catch((e: unknown) => logger.warn(`PayLater watchdog: reconciliation failed: ${(e as Error)?.message ?? e}`))
-      await runRecovery(container).catch((e: unknown) => logger.warn(`PayLater watchdog: recovery failed: ${(e as Error)?.message ?? e}`))
-    },
+    runJobs,
     warn: (line) => logger.warn(line),
     info: (line) => logger.info(line),
   }

@@ -8,7 +8,7 @@ import { holdsOrderMoney, type SettlementSignal, type ViewFacts } from "../modul
 import { settlementStep, type SettlementStep } from "../modules/paylater-ledger/settlement-step"
 import type { AttemptLinks, SettlementPorts } from "./ports"
 import { medusaSettlementPorts, PAYLATER_PAYMENT_SETTLED_EVENT } from "./medusa-ports"
-import { sessionMoneyLockKey } from "../paid-without-order/refund-plan"
+import { sessionMoneyLockKey } from "../money-plan/refund-plan"
 import { crashPoint } from "../faults/crash-point"
 
 export { PAYLATER_PAYMENT_SETTLED_EVENT }

@@ -6,7 +6,7 @@
  */
 import { useSeededStore } from "../../helpers/seeded-store"
 import { Modules } from "@medusajs/framework/utils"
-import { runReconciliation } from "../../../src/reconciliation/run-jobs"
+import { runReconciliation } from "../../../src/job-runs/run-jobs"
 import { listUnsentRefunds } from "../../../src/reconciliation/unsent-refunds"
 import { signWebhook } from "../../../src/lib/paylater"
 import { PAYLATER_LEDGER_MODULE, type PayLaterLedgerModuleService } from "../../../src/modules/paylater-ledger"

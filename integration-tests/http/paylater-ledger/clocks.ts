@@ -11,7 +11,7 @@
  */
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { atStoreTime } from "../../helpers/store-clock"
-import { runReconciliation, runRecovery } from "../../../src/reconciliation/run-jobs"
+import { runReconciliation, runRecovery } from "../../../src/job-runs/run-jobs"
 
 export const MINUTE = 60_000
 

@@ -1,7 +1,7 @@
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { PAYLATER_LEDGER_MODULE } from "../../modules/paylater-ledger"
-import { ABANDONED_AFTER_MS } from "../refund-plan"
+import { ABANDONED_AFTER_MS } from "../../money-plan/refund-plan"
 import { runPaidWithoutOrderRefunds } from "../auto-refund"
 
 /**

@@ -1,4 +1,7 @@
 import { wholeNumberOption } from "./reconcile-options"
+import type { Budget, LimitSettings } from "../../limits/budget"
+
+export type { Budget, LimitSettings }
 
 /**
  * How often the store API may make PayLater act (docs/security.md). Anyone with the publishable key
@@ -31,21 +34,6 @@ export interface LimitOptionsInput {
    * number; default 1, as Medusa sets it). 0: Medusa faces the internet directly.
    */
   trustedProxyHops?: number | string
-}
-
-export interface Budget {
-  /** At most this many within any `windowSeconds`. */
-  max: number
-  windowSeconds: number
-}
-
-export interface LimitSettings {
-  requestToPayPerMobile: Budget
-  requestToPayPerCart: Budget
-  paymentLinkPerCart: Budget
-  startsPerClient: Budget
-  startsPerStore: Budget
-  trustedProxyHops: number
 }
 
 export const LIMIT_DEFAULTS = {

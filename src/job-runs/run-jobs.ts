@@ -3,15 +3,17 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { recordReconcileRun, type ReconcileRunTrigger } from "../modules/paylater-ledger/reconcile-runs"
 import { payLaterReconcileWorkflow } from "../workflows/paylater-reconcile/workflow"
 import { runPaidWithoutOrderRefunds } from "../paid-without-order/auto-refund"
-import { sweepAbandonedRefunds } from "./abandoned-refunds"
-import { listUnsentRefunds } from "./unsent-refunds"
+import { sweepAbandonedRefunds } from "../reconciliation/abandoned-refunds"
+import { listUnsentRefunds } from "../reconciliation/unsent-refunds"
 import { redecideOpenItems } from "../paid-without-order/current-items"
-import { convergeGivenBackMoney } from "./given-back-money"
+import { convergeGivenBackMoney } from "../reconciliation/given-back-money"
 import { notifyMerchant } from "../notifications/sweep"
 
 /**
  * The work of the two scheduled jobs, callable by Medusa's scheduler (src/jobs), by the watchdog that
- * stands in for a stopped schedule (schedule-watchdog.ts) and by tests, which must not start the watch.
+ * stands in for a stopped schedule (reconciliation/schedule-watchdog.ts, handed `runBothJobs` by the
+ * jobs) and by tests, which must not start the watch. Its own folder above the ones it runs (the
+ * reconciliation workflow, the refunds, the notifications), which import nothing from here.
  */
 
 /** One reconciliation run (the paylater-reconcile workflow), recorded for Settings → PayLater. */
@@ -73,4 +75,11 @@ export async function runRecovery(container: MedusaContainer): Promise<void> {
   await notifyMerchant(container).catch((error: unknown) =>
     logger.warn(`PayLater notifications: the sweep failed and runs again next time: ${(error as Error)?.message ?? error}`)
   )
+}
+
+/** Both jobs' work, one after the other, each failure logged: what the watchdog runs while it stands in. */
+export async function runBothJobs(container: MedusaContainer): Promise<void> {
+  const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
+  await runReconciliation(container, "watchdog").catch((e: unknown) => logger.warn(`PayLater watchdog: reconciliation failed: ${(e as Error)?.message ?? e}`))
+  await runRecovery(container).catch((e: unknown) => logger.warn(`PayLater watchdog: recovery failed: ${(e as Error)?.message ?? e}`))
 }

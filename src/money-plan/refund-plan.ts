@@ -131,3 +131,6 @@ export function isAbandoned(plan: AutoRefund | null, now: Date): boolean {
  * each other crosswise.
  */
 export const sessionMoneyLockKey = (sessionId: string) => `paylater:settle:${sessionId}`
+
+/** The list item of one attempt's money (Settings → PayLater), one per PayLater order id. */
+export const dedupeKeyOf = (paylaterOrderId: string) => `paid_without_order:${paylaterOrderId}`
