@@ -10,7 +10,7 @@ import { moneyFactsOf } from "./facts"
 /**
  * The one executor of the money plan (modules/paylater-ledger/money-plan.ts): reads the facts,
  * decides, and makes Medusa's records match. The caller holds the money's locks (the session's
- * settlement lock and the cart lock, paid-without-order/cart-locks.ts), as the refunds do when they
+ * settlement lock and the cart lock, money-plan/cart-locks.ts), as the refunds do when they
  * call it right after PayLater accepted a refund; `convergeMoney` takes them itself. Idempotent:
  * a second run finds Medusa's record already right and does nothing.
  */

@@ -7,6 +7,7 @@ import { collectionHoldsNoPayment } from "../medusa-records/owners"
 import { currentAttemptOf, readPayLaterSession } from "../medusa-records/session"
 import { attemptOfPayment, paymentOfAttempt } from "../medusa-records/payment-attempt"
 import { completeUnlessRefunded } from "./completion"
+import { moneyGivenBack } from "../money-plan/facts"
 import { settleDetachedAttempt } from "./detached-attempt"
 import { authorizeUnderLock, finishUnderCartLock, rereadSessionRow, takeStatusSlot, undoUnplacedUnderCartLock } from "./medusa-effects"
 import { askPayLaterAboutRow } from "./ask-paylater"
@@ -45,6 +46,10 @@ export function medusaSettlementPorts(container: MedusaContainer): SettlementPor
     },
     finishPlacedOrder: async (row, placed) => (await finishUnderCartLock(container, row, placed)) !== null,
     undoUnplacedOrder: (placed) => undoUnplacedUnderCartLock(container, placed),
+    moneyGivenBack: async (id) => {
+      const module = ledger()
+      return !!module && (await moneyGivenBack(container, module, id))
+    },
     completeCart: (context) => completeUnlessRefunded(container, context),
     whoseMoney: (row) => whoseMoney(container, row),
     recordOrderOwner: (placed) => recordOrderOwner(container, placed),

@@ -52,6 +52,11 @@ export interface SettlementPorts {
    * reserved, nothing captured on it), under the cart's lock: true then (medusa-records/unplaced-order.ts).
    */
   undoUnplacedOrder(placed: { order_id: string; cart_id: string; payment_collection_id: string }): Promise<boolean>
+  /**
+   * Whether any of the attempt's money went back to the shopper, or may have (money-plan/facts.ts
+   * `moneyGivenBack`): the money plan's fact settlement reads before completing a cart.
+   */
+  moneyGivenBack(paylaterOrderId: string): Promise<boolean>
   completeCart(context: PayLaterSessionContext): Promise<CompletionOutcome>
   whoseMoney(row: AttemptRecord): Promise<Owner>
   recordOrderOwner(placed: { order_id: string; payment_collection_id: string }): Promise<AttemptRecord | null | undefined>

@@ -2,10 +2,19 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { logRef, type WebhookStatus } from "../lib/paylater"
 import { linkChanges, type AttemptRecord } from "../modules/paylater-ledger/ledger-port"
 import { attemptFactsOf, viewOfSession } from "./attempt-view"
-import { heldByNoOrder } from "../modules/paylater-ledger/whose-money"
 import { mayHaveOtherSessions, type PayLaterSessionContext } from "../medusa-records/session"
 import { holdsOrderMoney, type SettlementSignal, type ViewFacts } from "../modules/paylater-ledger/attempt-state"
-import { settlementStep, type SettlementStep } from "../modules/paylater-ledger/settlement-step"
+import {
+  afterCompletionStep,
+  answerStep,
+  completionStep,
+  paidSessionStep,
+  placedCartStep,
+  placeStep,
+  recordedStep,
+  settlementStep,
+  type SettlementStep,
+} from "../modules/paylater-ledger/settlement-step"
 import type { AttemptLinks, SettlementPorts } from "./ports"
 import { medusaSettlementPorts, PAYLATER_PAYMENT_SETTLED_EVENT } from "./medusa-ports"
 import { sessionMoneyLockKey } from "../money-plan/refund-plan"
@@ -123,13 +132,14 @@ async function statusSlot(ports: SettlementPorts, sessionId: string, input: Sett
 }
 
 /**
- * The steps that act on Medusa. PayLater is asked once, here, unless its success is on the row
- * already or Medusa recorded the payment. A paid session's payment is then recorded by Medusa (the
- * provider answers the authorization from the row: it asks nothing) and the cart completed with
+ * The steps that act on Medusa, each decided by the pure steps (settlement-step.ts) from what this
+ * settlement knows at that point, and applied here. PayLater is asked once, unless its success is on
+ * the row already or Medusa recorded the payment. A paid session's payment is then recorded by Medusa
+ * (the provider answers the authorization from the row: it asks nothing) and the cart completed with
  * Medusa's own completion. The payment is recorded before the order exists on purpose: Medusa's
- * completion creates the order (and its link to the cart) before it authorizes the session, and
- * the store API lets a shopper choose another method on that cart meanwhile, deleting the session;
- * a payment recorded first survives that and stays the order's (paylater-order-owner.spec.ts). A
+ * completion creates the order (and its link to the cart) before it authorizes the session, and the
+ * store API lets a shopper choose another method on that cart meanwhile, deleting the session; a
+ * payment recorded first survives that and stays the order's (paylater-order-owner.spec.ts). A
  * decline is recorded on the session.
  */
 async function authorizeAndComplete(
@@ -141,65 +151,85 @@ async function authorizeAndComplete(
 ): Promise<Settlement> {
   let current = session
   let asked = false
-  let changed = false
-  /** Medusa's authorization, when a decline's already returned a payment (recorded meanwhile). */
+  /** Medusa's authorization, when a failure's already returned a payment (recorded meanwhile). */
   let authorized: Authorization | null = null
   const row = current.attempt
-  const asking = !medusaRecorded(current) && !!row && row.state !== "paid"
-  if (links && !asking) await ports.linkAttempt(row!.paylater_order_id, links)
-  if (!medusaRecorded(current)) {
-    if (!row) return fromRecord(current, ports.now(), false)
-    if (row.state !== "paid") {
-      if (input.throttle_seconds && !(await statusSlot(ports, current.session_id, input))) {
-        if (links) await ports.linkAttempt(row.paylater_order_id, links)
-        return fromRecord(current, ports.now(), false)
-      }
-      // Written with the answer, before anything is authorized or placed: a process killed after
-      // Medusa recorded the payment leaves a row that already names its collection and cart.
-      const answer = await ports.askPayLater(row, input.signal, links ?? undefined)
-      asked = answer.kind !== "unrouted"
-      if (answer.kind !== "answered") {
-        const result = fromRecord(current, ports.now(), asked)
-        return result.outcome !== "pending" || !asked ? result : { outcome: "unavailable", session: current, asked, changed: false }
-      }
-      current = { ...current, attempt: answer.row }
-      if (answer.row.state !== "paid") {
-        // A failure is Medusa's record of the session too (status `error`); pending leaves it as it is.
-        authorized = answer.status.code === 3 ? await ports.authorize(current, input.signal, dropsOthers(current)) : null
-        if (!authorized?.payment_id) return fromRecord(current, ports.now(), true, answer.row.state !== row.state)
-        // Medusa holds a payment for the session after all: the shopper paid again on the same link and
-        // PayLater's success reached Medusa by another road (the storefront's own completion) between
-        // this answer and the cart lock. Paid, and its order placed below: never answered "declined".
-        current = await ports.rereadSession(current)
-      }
+  const first = paidSessionStep({ medusa_recorded: medusaRecorded(current), row })
+  if (links && first.step !== "ask_paylater") await ports.linkAttempt(row!.paylater_order_id, links)
+  if (first.step === "answer_from_row") return fromRecord(current, ports.now(), false)
+  if (first.step === "ask_paylater") {
+    if (input.throttle_seconds && !(await statusSlot(ports, current.session_id, input))) {
+      if (links) await ports.linkAttempt(row!.paylater_order_id, links)
+      return fromRecord(current, ports.now(), false)
     }
-    changed = true
+    // Written with the answer, before anything is authorized or placed: a process killed after
+    // Medusa recorded the payment leaves a row that already names its collection and cart.
+    const answer = await ports.askPayLater(row!, input.signal, links ?? undefined)
+    const answered = answer.kind === "answered" ? answer : null
+    const step = answerStep({
+      kind: answer.kind,
+      state: answered?.row.state ?? row!.state,
+      state_before: row!.state,
+      code: answered?.status.code,
+      view_pending: fromRecord(current, ports.now(), false).outcome === "pending",
+    })
+    asked = answer.kind !== "unrouted"
+    if (answered) current = { ...current, attempt: answered.row }
+    switch (step.step) {
+      case "answer_unavailable":
+        return { outcome: "unavailable", session: current, asked, changed: false }
+      case "answer_from_row":
+        return fromRecord(current, ports.now(), step.asked)
+      case "answer_not_paid":
+        return fromRecord(current, ports.now(), true, step.changed)
+      case "authorize_failure":
+        // A failure is Medusa's record of the session too (status `error`).
+        authorized = await ports.authorize(current, input.signal, dropsOthers(current))
+        if (!authorized.payment_id) return fromRecord(current, ports.now(), true, current.attempt!.state !== row!.state)
+        current = await ports.rereadSession(current)
+        break
+      case "record_payment":
+        break
+    }
+  }
+  const changed = first.step !== "place"
+  if (changed) {
     // PayLater's success is on the row, nothing in Medusa yet: the next signal records it from the row.
     if (!medusaRecorded(current)) crashPoint("settle:after-paid-recorded")
     const recorded = await recordPayment(ports, current, input, asked, authorized)
     if (!("recorded" in recorded)) return recorded
     current = recorded.recorded
   }
-  if (current.order_id) {
-    // The order exists already: a point-of-sale order, whose capture goes onto it; or a cart's order
-    // whose completion died before recording any payment, whose records are finished (and a person
-    // told: its stock and confirmation may be missing too).
-    if (current.cart_id && current.attempt) {
-      const placed = { order_id: current.order_id, payment_collection_id: current.payment_collection_id, payment_id: current.attempt.payment_id ?? null, cart_id: current.cart_id }
-      // Read before the cart lock: a completion that failed since deleted that order; the cart is completed below.
-      if (!(await ports.finishPlacedOrder(current.attempt, placed))) current = { ...current, order_id: null }
-    } else {
-      await ports.recordOrderCaptures(current.session_id, current.order_id)
+  return place(ports, current, input, asked, changed)
+}
+
+/** Medusa recorded the payment: the order it goes on, or the cart completed (settlement-step.ts `placeStep`). */
+async function place(ports: SettlementPorts, current: PayLaterSessionContext, input: SettleInput, asked: boolean, changed: boolean): Promise<Settlement> {
+  const step = placeStep({ cart_id: current.cart_id, order_id: current.order_id, has_attempt: !!current.attempt })
+  switch (step.step) {
+    case "finish_placed_order": {
+      // A cart's order whose completion died before recording any payment: its records are finished
+      // (and a person told: its stock and confirmation may be missing too).
+      const placed = { order_id: current.order_id!, payment_collection_id: current.payment_collection_id, payment_id: current.attempt!.payment_id ?? null, cart_id: current.cart_id! }
+      // Read before the cart lock: a completion that failed since deleted that order; the cart is completed instead.
+      if (!(await ports.finishPlacedOrder(current.attempt!, placed))) return place(ports, { ...current, order_id: null }, input, asked, changed)
+      await ports.recordOrderOwner({ order_id: current.order_id!, payment_collection_id: current.payment_collection_id })
+      return { outcome: "paid", order_id: current.order_id, session: current, asked, changed }
     }
-    if (current.order_id) await ports.recordOrderOwner({ order_id: current.order_id, payment_collection_id: current.payment_collection_id })
+    case "record_order_captures":
+      // A point-of-sale order, whose capture goes onto it.
+      await ports.recordOrderCaptures(current.session_id, current.order_id!)
+      await ports.recordOrderOwner({ order_id: current.order_id!, payment_collection_id: current.payment_collection_id })
+      return { outcome: "paid", order_id: current.order_id, session: current, asked, changed }
+    case "answer_paid":
+      return { outcome: "paid", order_id: current.order_id, session: current, asked, changed }
+    case "complete_cart": {
+      // Medusa recorded the payment: just now (the cart had other sessions), or before (a completion
+      // that failed earlier, or the storefront's own).
+      const placed = await placeOrder(ports, current, input, asked)
+      return placed.outcome === "paid" ? placed : { ...placed, changed }
+    }
   }
-  if (!current.cart_id || current.order_id) {
-    return { outcome: "paid", order_id: current.order_id, session: current, asked, changed }
-  }
-  // Medusa recorded the payment: just now (the cart had other sessions), or before (a completion
-  // that failed earlier, or the storefront's own).
-  const placed = await placeOrder(ports, current, input, asked)
-  return placed.outcome === "paid" ? placed : { ...placed, changed }
 }
 
 type Authorization = Awaited<ReturnType<SettlementPorts["authorize"]>>
@@ -213,21 +243,28 @@ function dropsOthers(context: PayLaterSessionContext): boolean {
   return !!context.cart_id && mayHaveOtherSessions(context)
 }
 
-/** A paid cart completed with Medusa's own completion, and whose money its order holds. */
+/**
+ * A paid cart completed with Medusa's own completion when the money plan allows (settlement-step.ts
+ * `completionStep`), and whose money its order holds.
+ */
 async function placeOrder(
   ports: SettlementPorts,
   current: PayLaterSessionContext,
   input: SettleInput,
   asked: boolean
 ): Promise<Extract<Settlement, { outcome: "paid" | "paid_without_order" }>> {
+  const row = current.attempt
+  let step = completionStep({ row }, ports.now())
+  if (step.step === "read_given_back") step = completionStep({ row, given_back: await ports.moneyGivenBack(row!.paylater_order_id) }, ports.now())
+  if (step.step === "not_now") {
+    return { outcome: "paid_without_order", cart_id: current.cart_id!, error: step.error, session: current, asked, changed: false }
+  }
   const completion = await ports.completeCart(current)
   if (completion.order_id !== null) {
     await listIfExtra(ports, current, input, completion.held_by)
     return { outcome: "paid", order_id: completion.order_id, session: { ...current, order_id: completion.order_id }, asked, changed: true }
   }
-  if (completion.tried) {
-    ports.warn(`PayLater: ${logRef(current.session_id)} is paid but cart ${logRef(current.cart_id!)} could not be completed: ${completion.error}`)
-  }
+  ports.warn(`PayLater: ${logRef(current.session_id)} is paid but cart ${logRef(current.cart_id!)} could not be completed: ${completion.error}`)
   return { outcome: "paid_without_order", cart_id: current.cart_id!, error: completion.error, session: current, asked, changed: false }
 }
 
@@ -246,23 +283,24 @@ async function recordPayment(
   authorized: Authorization | null = null
 ): Promise<{ recorded: PayLaterSessionContext } | Settlement> {
   const { payment_id: paymentId, authorized_for: authorizedFor } = authorized ?? (await ports.authorize(current, input.signal, dropsOthers(current)))
-  if (!paymentId) {
-    const now = await ports.rereadSession(current)
-    if (now.session_gone && now.attempt) {
+  const now = paymentId ? null : await ports.rereadSession(current)
+  const attempt = current.attempt?.paylater_order_id ?? null
+  const step = recordedStep({ payment_id: paymentId, authorized_for: authorizedFor, attempt, gone_with_row: !!now?.session_gone && !!now.attempt })
+  switch (step.step) {
+    case "settle_detached":
       // The interval's status slot is already this settlement's: the row's question goes unthrottled.
-      return ports.settleDetached(now.attempt, { ...input, throttle_seconds: undefined })
+      return ports.settleDetached(now!.attempt!, { ...input, throttle_seconds: undefined })
+    case "answer_from_row":
+      return fromRecord(now!, ports.now(), asked)
+    case "link_payment": {
+      const recorded = { ...current, session_status: "authorized", attempt: current.attempt ? { ...current.attempt, payment_id: paymentId } : null }
+      // Refunds name the Medusa payment from here on (the provider reads no Medusa record), on the
+      // attempt the payment was authorized for as its data names it (medusa-records/payment-attempt.ts).
+      if (step.other_attempt) await ports.linkAttempt(step.other_attempt, { payment_id: paymentId })
+      else await linkAttempt(ports, current, paymentId!)
+      return { recorded }
     }
-    return fromRecord(now, ports.now(), asked)
   }
-  const recorded = { ...current, session_status: "authorized", attempt: current.attempt ? { ...current.attempt, payment_id: paymentId } : null }
-  // Refunds name the Medusa payment from here on (the provider reads no Medusa record), on the
-  // attempt the payment was authorized for as its data names it (medusa-records/payment-attempt.ts).
-  if (!authorizedFor || authorizedFor === current.attempt?.paylater_order_id) {
-    await linkAttempt(ports, current, paymentId)
-  } else {
-    await ports.linkAttempt(authorizedFor, { payment_id: paymentId })
-  }
-  return { recorded }
 }
 
 /**
@@ -375,13 +413,11 @@ async function settleForPlacedCart(ports: SettlementPorts, context: PayLaterSess
       return authorizeAndComplete(ports, { ...context, order_id: null }, input)
     }
   }
-  const owner = await ports.whoseMoney(row)
-  if (owner.owner === "this_order" || owner.owner === "cannot_tell") {
-    // Held by the order, or its completion is still writing which payment it holds: the list decides again later.
-    const attempt = owner.owner === "this_order" && !owner.recorded ? ((await ports.findAttempt(row.paylater_order_id)) ?? row) : row
-    return { outcome: "paid", order_id: owner.order_id, session: { ...context, attempt }, asked: false, changed: false }
-  }
-  return ports.settleDetached(row, input)
+  const step = placedCartStep(await ports.whoseMoney(row))
+  if (step.step === "settle_detached") return ports.settleDetached(row, input)
+  // Held by the order, or its completion is still writing which payment it holds: the list decides again later.
+  const attempt = step.read_row ? ((await ports.findAttempt(row.paylater_order_id)) ?? row) : row
+  return { outcome: "paid", order_id: step.order_id, session: { ...context, attempt }, asked: false, changed: false }
 }
 
 /**
@@ -395,13 +431,11 @@ async function listIfExtra(
   input: SettleInput,
   heldBy: AttemptRecord | null | undefined
 ): Promise<void> {
-  const mine = context.attempt?.paylater_order_id
-  // Completion recorded this very attempt as the order's: nothing more to ask.
-  if (mine && heldBy?.paylater_order_id === mine && holdsOrderMoney(heldBy)) return
-  const row = mine && (await ports.findAttempt(mine))
+  const mine = context.attempt?.paylater_order_id ?? null
+  if (afterCompletionStep({ attempt: mine, held_by: heldBy }).step === "done") return
+  const row = await ports.findAttempt(mine!)
   if (!row) return
-  const owner = await ports.whoseMoney(row)
-  if (heldByNoOrder(owner)) {
+  if (afterCompletionStep({ attempt: mine, held_by: heldBy, owner: await ports.whoseMoney(row) }).step === "settle_detached") {
     await ports.settleDetached(row, { ...input, reported: undefined, throttle_seconds: undefined })
   }
 }

@@ -1,4 +1,6 @@
-import { askPayLaterNow, holdsOrderMoney, type AskingSignal, type AttemptState, type SettlementSignal } from "./attempt-state"
+import { askPayLaterNow, completionBackoffOf, completionDue, holdsOrderMoney, type AskingSignal, type AttemptState, type SettlementSignal } from "./attempt-state"
+import { planMoney } from "./money-plan"
+import { heldByNoOrder, type Owner } from "./whose-money"
 
 /**
  * What settlement does next for one signal, decided once from the facts it read under its lock:
@@ -107,4 +109,164 @@ export function settlementStep(facts: StepFacts, signal: AskingSignal<Settlement
     return { step: "ask_paylater" }
   }
   return { step: "answer_from_row", reported_failed: signal.reported === "failed" }
+}
+
+/*
+ * The steps below decide what a live session's settlement does after `settlementStep` chose to ask
+ * PayLater, record the payment or complete the cart: each takes the facts settlement knows at that
+ * point (what Medusa recorded, PayLater's answer, the authorization's result, whose money it is) and
+ * names the next effect. settle.ts applies them through its ports and decides nothing itself.
+ */
+
+/** A live session settlement records and completes (steps `record_in_medusa`, `ask_paylater`, `complete_cart`). */
+export type PaidSessionStep =
+  /** No row: nothing was ever sent to PayLater for this session; the records answer. */
+  | { step: "answer_from_row" }
+  /** The row is not paid: PayLater is asked (within the interval's slot when throttled), links written with its answer. */
+  | { step: "ask_paylater" }
+  /** PayLater's success is on the row and Medusa has not recorded it: Medusa authorizes the session (answered from the row). */
+  | { step: "record_payment" }
+  /** Medusa recorded the payment already: on to its order. */
+  | { step: "place" }
+
+export function paidSessionStep(facts: { medusa_recorded: boolean; row: { state: AttemptState } | null }): PaidSessionStep {
+  if (facts.medusa_recorded) return { step: "place" }
+  if (!facts.row) return { step: "answer_from_row" }
+  return facts.row.state === "paid" ? { step: "record_payment" } : { step: "ask_paylater" }
+}
+
+export interface AnswerFacts {
+  /** What the question came to (settlement/ask-paylater.ts `RowAnswer`'s kind). */
+  kind: "answered" | "unanswered" | "unrouted"
+  /** The row's state after the answer was recorded (the row's state before it when not answered). */
+  state: AttemptState
+  /** The state before the question. */
+  state_before: AttemptState
+  /** PayLater's status code: 3 is a failure, Medusa's record of the session too. */
+  code?: number
+  /** The session's screen answer from its records is still "pending". */
+  view_pending: boolean
+}
+
+export type AnswerStep =
+  /** Not answered (or asked nowhere): the records answer; `asked` when PayLater's operation was called. */
+  | { step: "answer_from_row"; asked: boolean }
+  /** Asked, no answer, and the records say no more than pending: PayLater is unavailable, nothing changed. */
+  | { step: "answer_unavailable" }
+  /**
+   * A failure: Medusa's authorization records it on the session, and may find a payment after all
+   * (the shopper paid again on the same link and Medusa's own completion recorded it meanwhile):
+   * then paid and recorded, never answered "declined".
+   */
+  | { step: "authorize_failure" }
+  /** Not paid, not failed: the row answers; `changed` when the answer moved it. */
+  | { step: "answer_not_paid"; changed: boolean }
+  /** Paid: Medusa records the payment. */
+  | { step: "record_payment" }
+
+export function answerStep(facts: AnswerFacts): AnswerStep {
+  if (facts.kind !== "answered") {
+    const asked = facts.kind !== "unrouted"
+    return asked && facts.view_pending ? { step: "answer_unavailable" } : { step: "answer_from_row", asked }
+  }
+  if (facts.state === "paid") return { step: "record_payment" }
+  if (facts.code === 3) return { step: "authorize_failure" }
+  return { step: "answer_not_paid", changed: facts.state !== facts.state_before }
+}
+
+export type RecordedStep =
+  /**
+   * Medusa recorded it: the row names the payment. `other_attempt`: the payment's data names another
+   * attempt of the session (a retried create replaced the one it was for), which gets the link instead.
+   */
+  | { step: "link_payment"; other_attempt: string | null }
+  /** Refused because the session went meanwhile (another session of the cart was paid first): settled from its row. */
+  | { step: "settle_detached" }
+  /** Refused otherwise (the cart lock was busy): the records as they are; the next signal records it. */
+  | { step: "answer_from_row" }
+
+/** After Medusa's authorization of a paid session: `authorized_for` is the attempt its payment's data names. */
+export function recordedStep(facts: {
+  payment_id: string | null
+  authorized_for: string | null
+  attempt: string | null
+  /** Read again after a refusal only: the session is gone and its current row is known. */
+  gone_with_row?: boolean
+}): RecordedStep {
+  if (!facts.payment_id) return facts.gone_with_row ? { step: "settle_detached" } : { step: "answer_from_row" }
+  return { step: "link_payment", other_attempt: facts.authorized_for && facts.authorized_for !== facts.attempt ? facts.authorized_for : null }
+}
+
+export type PlaceStep =
+  /** A cart's order a completion left half-made (it died before recording any payment): its records finished. */
+  | { step: "finish_placed_order" }
+  /** A point-of-sale order (or one with no row): the capture's order transaction recorded on it. */
+  | { step: "record_order_captures" }
+  /** Nothing to complete: the payment is recorded and no cart waits for it. */
+  | { step: "answer_paid" }
+  /** The cart is completed with Medusa's own completion (when `completionStep` allows). */
+  | { step: "complete_cart" }
+
+/** Medusa recorded the payment: where it goes. After `finish_placed_order` found the order gone, asked again with `order_id` null. */
+export function placeStep(facts: { cart_id: string | null; order_id: string | null; has_attempt: boolean }): PlaceStep {
+  if (facts.order_id) return facts.cart_id && facts.has_attempt ? { step: "finish_placed_order" } : { step: "record_order_captures" }
+  return facts.cart_id ? { step: "complete_cart" } : { step: "answer_paid" }
+}
+
+export type CompletionStep =
+  /** Not now: the completion's backoff after a failure, or its money went back. Paid without an order, not tried. */
+  | { step: "not_now"; error: string }
+  /** Whether any of the money went back is read next (money-plan/facts.ts `moneyGivenBack`). */
+  | { step: "read_given_back" }
+  | { step: "complete_cart" }
+
+/**
+ * Whether a paid cart is completed now: not more often than the attempt's backoff allows after a
+ * failure (a sold-out cart is not completed again on every poll), and only when the money plan says
+ * this money may become an order (`planMoney`: never once any of it went back to the shopper).
+ */
+export function completionStep(
+  facts: {
+    row: { paylater_order_id: string; completion_tries?: number | null; completion_next_at?: Date | string | null; completion_error?: string | null } | null
+    /** Read only once the backoff allows a try (undefined before). */
+    given_back?: boolean
+  },
+  now: Date
+): CompletionStep {
+  const backoff = completionBackoffOf(facts.row)
+  if (!completionDue(backoff, now)) return { step: "not_now", error: backoff!.last_error }
+  if (!facts.row) return { step: "complete_cart" }
+  if (facts.given_back === undefined) return { step: "read_given_back" }
+  // The cart is not an order yet: the money is no order's, and the plan decides whether it may become this one.
+  const plan = planMoney({ owner: { owner: "no_order" }, given_back: facts.given_back, medusa_session: null })
+  return plan.may_become_order ? { step: "complete_cart" } : { step: "not_now", error: "its payment is refunded (paid without an order)" }
+}
+
+/**
+ * The session's cart is an order and this attempt's row does not say it holds it: whose money it is
+ * (whoseMoney) decides. The order's, or its completion is still writing which payment it holds
+ * (the list decides again later): answered as paid. Otherwise an extra payment: settled from its
+ * row and, if paid, listed. Never authorized into a second Medusa payment on the order.
+ */
+export function placedCartStep(owner: Owner): { step: "answer_order_holds"; order_id: string; read_row: boolean } | { step: "settle_detached" } {
+  // `read_row`: the decision just recorded the owner on the row, which is read again for the answer.
+  if (owner.owner === "this_order") return { step: "answer_order_holds", order_id: owner.order_id, read_row: !owner.recorded }
+  if (owner.owner === "cannot_tell") return { step: "answer_order_holds", order_id: owner.order_id, read_row: false }
+  return { step: "settle_detached" }
+}
+
+/**
+ * This settlement's completion placed the order: held by this attempt (recorded by the completion,
+ * nothing more to ask), or (the storefront completed with another method meanwhile) whose money it
+ * is decides, and money no order holds is settled from its row and listed, never left silent.
+ */
+export function afterCompletionStep(facts: {
+  attempt: string | null
+  held_by: { paylater_order_id: string; state: AttemptState; order_id: string | null; payment_id: string | null } | null | undefined
+  owner?: Owner
+}): { step: "done" } | { step: "decide_owner" } | { step: "settle_detached" } {
+  if (!facts.attempt) return { step: "done" }
+  if (facts.held_by?.paylater_order_id === facts.attempt && holdsOrderMoney(facts.held_by)) return { step: "done" }
+  if (!facts.owner) return { step: "decide_owner" }
+  return heldByNoOrder(facts.owner) ? { step: "settle_detached" } : { step: "done" }
 }

@@ -51,6 +51,8 @@ interface World {
   /** Medusa's authorization (answered from the row): the payment it created (null: refused). */
   authorize?: { payment_id: string | null; authorized_for?: string | null }
   completion?: CompletionOutcome
+  /** The money plan's fact: some of the attempt's money went back (or may have). */
+  givenBack?: boolean
   owner?: Owner
   collectionHoldsNoPayment?: boolean
   /** finishPlacedOrder's answer: the order read before the cart lock is still the cart's. */
@@ -75,6 +77,8 @@ function fake(world: World) {
   const warnings: string[] = []
   const finished: PlacedOrder[] = []
   const asked: Array<object | null> = []
+  /** The money plan's reads before a completion (kept out of `calls`: the orders above are Medusa's effects). */
+  const givenBackReads: string[] = []
   const call = (name: string) => calls.push(name)
   /** The collection's live sessions, as Medusa's completion would find them. */
   let sessions = world.session?.collection_session_ids ?? [world.session?.session_id ?? "payses_1"]
@@ -101,12 +105,13 @@ function fake(world: World) {
     recordOrderCaptures: async () => void call("recordOrderCaptures"),
     undoUnplacedOrder: async () => (call("undoUnplacedOrder"), world.leftoverOrder ?? false),
     finishPlacedOrder: async (_row, placed) => (call("finishPlacedOrder"), finished.push(placed), world.orderStillPlaced ?? true),
+    moneyGivenBack: async (id) => (givenBackReads.push(id), world.givenBack ?? false),
     completeCart: async (context) => {
       call("completeCart")
       // Medusa's completion takes the collection's first processable session: another one left beside
       // the paid one may be the one it takes (the order would not hold this payment).
       const other = sessions.find((id) => id !== context.session_id)
-      if (other) return { order_id: null, error: `completion took session ${other}`, tried: true }
+      if (other) return { order_id: null, error: `completion took session ${other}` }
       return world.completion ?? { order_id: "order_1", held_by: heldRow() }
     },
     whoseMoney: async () => (call("whoseMoney"), world.owner ?? ({ owner: "no_order" } as Owner)),
@@ -125,7 +130,7 @@ function fake(world: World) {
     announce: async (data) => void announced.push(data),
     warn: (message) => void warnings.push(message),
   }
-  return { ports, calls, announced, detached, links, warnings, finished, asked }
+  return { ports, calls, announced, detached, links, warnings, finished, asked, givenBackReads }
 }
 
 const notification = (reported: "success" | "pending" | "failed", order = "payses_1"): SettleInput => ({
@@ -180,7 +185,7 @@ describe("settlement (behind ports)", () => {
     })
 
     it("lists the payment as paid without an order when the cart cannot become one, has Medusa record the payment, and says so", async () => {
-      const f = fake({ named: attempt(), session: session(), completion: { order_id: null, error: "out of stock", tried: true } })
+      const f = fake({ named: attempt(), session: session(), completion: { order_id: null, error: "out of stock" } })
       const result = await settleWith(f.ports, notification("success"))
       expect(result).toMatchObject({ outcome: "paid_without_order", cart_id: "cart_1", error: "out of stock", changed: true, facts: { state: "paid", order_id: null } })
       expect(result.session?.session_status).toBe("authorized")
@@ -189,6 +194,27 @@ describe("settlement (behind ports)", () => {
       expect(f.links).toEqual([expect.objectContaining({ payment_id: "pay_1" })])
       expect(f.announced).toEqual([{ session_id: "payses_1", signal: "webhook", outcome: "paid_without_order", order_id: null }])
       expect(f.warnings).toHaveLength(1)
+    })
+
+    it("never completes a cart whose money went back (the money plan's decision): paid without an order, not tried, nobody warned", async () => {
+      const f = fake({ session: session({ attempt: paidRow() }), givenBack: true })
+      const result = await settleWith(f.ports, { session_id: "payses_1", signal: "reconciliation" })
+      expect(result).toMatchObject({ outcome: "paid_without_order", error: "its payment is refunded (paid without an order)" })
+      expect(f.givenBackReads).toEqual(["payses_1"])
+      expect(f.calls).not.toContain("completeCart")
+      expect(f.warnings).toEqual([])
+      // The same world with the money still PayLater's completes the cart.
+      const kept = fake({ session: session({ attempt: paidRow() }), givenBack: false })
+      expect(await settleWith(kept.ports, { session_id: "payses_1", signal: "reconciliation" })).toMatchObject({ outcome: "paid", order_id: "order_1" })
+    })
+
+    it("waits out the completion's backoff after a failure without reading the refunds or trying again", async () => {
+      const backoff = { completion_tries: 2, completion_next_at: new Date(NOW.getTime() + 60_000), completion_error: "out of stock" }
+      const f = fake({ session: session({ session_status: "authorized", attempt: paidRow({ payment_id: "pay_1", ...backoff }) }) })
+      const result = await settleWith(f.ports, { session_id: "payses_1", signal: "poll" })
+      expect(result).toMatchObject({ outcome: "paid_without_order", error: "out of stock", changed: false })
+      expect(f.givenBackReads).toEqual([])
+      expect(f.calls).not.toContain("completeCart")
     })
 
     it("records the payment first when the cart has other sessions (they are dropped under the same cart lock), then completes", async () => {
@@ -260,7 +286,7 @@ describe("settlement (behind ports)", () => {
       const f = fake({
         session: session({ attempt: current }),
         ask: { kind: "answered", status: status(2), row: paidRow({ paylater_order_id: "payses_1-2" }) },
-        completion: { order_id: null, error: "out of stock", tried: true },
+        completion: { order_id: null, error: "out of stock" },
         authorize: { payment_id: "pay_1", authorized_for: "payses_1" },
       })
       f.ports.linkAttempt = async (id, l) => void f.links.push({ id, ...l })
@@ -280,7 +306,7 @@ describe("settlement (behind ports)", () => {
       const f = fake({
         named: attempt(),
         session: session({ session_status: "pending" }),
-        completion: { order_id: null, error: "cart changed", tried: true },
+        completion: { order_id: null, error: "cart changed" },
         authorize: { payment_id: null },
         afterRefusal: gone,
       })
@@ -382,7 +408,7 @@ describe("settlement (behind ports)", () => {
 
     it("rolls back a failed completion's leftover order (stock never reserved) and completes the cart with Medusa's checks: paid without an order when still sold out", async () => {
       const sold = "Not enough stock available for item iitem_1"
-      const f = fake({ session: session({ order_id: "order_1", session_status: "authorized", attempt: paidRow({ payment_id: "pay_1" }) }), leftoverOrder: true, completion: { order_id: null, error: sold, tried: true } })
+      const f = fake({ session: session({ order_id: "order_1", session_status: "authorized", attempt: paidRow({ payment_id: "pay_1" }) }), leftoverOrder: true, completion: { order_id: null, error: sold } })
       const result = await settleWith(f.ports, { session_id: "payses_1", signal: "webhook", paylater_order_id: "payses_1", reported: "success" })
       expect(result).toMatchObject({ outcome: "paid_without_order", error: sold, facts: { state: "paid", order_id: null } })
       expect(f.calls.indexOf("undoUnplacedOrder")).toBeLessThan(f.calls.indexOf("completeCart"))
