@@ -13,6 +13,7 @@ import {
   placeStep,
   recordedStep,
   settlementStep,
+  type PlacedCartFacts,
   type SettlementStep,
 } from "../modules/paylater-ledger/settlement-step"
 import type { AttemptLinks, SettlementPorts } from "./ports"
@@ -391,33 +392,38 @@ async function announce(ports: SettlementPorts, input: SettleInput, what: Pick<P
 }
 
 /**
- * The session's cart is an order: whose money its attempt is, decided now (whoseMoney): the order's
- * (recorded on the row), or an extra payment settled from its row and, if paid, listed as paid
- * twice. Never authorized into a second Medusa payment on the order.
+ * The session's cart is an order: whose money its attempt is, decided now (settlement-step.ts
+ * `placedCartStep`, one fact at a time) and applied.
  */
 async function settleForPlacedCart(ports: SettlementPorts, context: PayLaterSessionContext, input: SettleInput): Promise<Settlement> {
   const row = context.attempt
-  if (!row) {
-    return fromRecord(context, ports.now(), false)
-  }
-  if (!row.order_id && !context.session_gone && (await ports.collectionHoldsNoPayment(context.payment_collection_id))) {
-    // Medusa's completion placed the order and died before recording any payment (fault campaign):
-    // this live session's payment is the order's, authorized and captured onto it.
-    return authorizeAndComplete(ports, context, input)
-  }
-  if (!row.order_id && context.order_id && context.cart_id) {
-    const placed = { order_id: context.order_id, cart_id: context.cart_id, payment_collection_id: context.payment_collection_id }
-    if (await ports.undoUnplacedOrder(placed)) {
-      // A failed completion's leftover, never an order (its stock was never reserved): rolled back,
-      // the cart is completed again with Medusa's checks (placed, or paid without an order).
-      return authorizeAndComplete(ports, { ...context, order_id: null }, input)
+  const facts: PlacedCartFacts = { row, session_gone: !!context.session_gone, order_id: context.order_id, cart_id: context.cart_id }
+  for (;;) {
+    const step = placedCartStep(facts)
+    switch (step.step) {
+      case "answer_from_row":
+        return fromRecord(context, ports.now(), false)
+      case "read_collection":
+        facts.collection_holds_no_payment = await ports.collectionHoldsNoPayment(context.payment_collection_id)
+        break
+      case "record_onto_order":
+        return authorizeAndComplete(ports, context, input)
+      case "undo_leftover":
+        facts.leftover_undone = await ports.undoUnplacedOrder({ order_id: context.order_id!, cart_id: context.cart_id!, payment_collection_id: context.payment_collection_id })
+        break
+      case "complete_again":
+        return authorizeAndComplete(ports, { ...context, order_id: null }, input)
+      case "decide_owner":
+        facts.owner = await ports.whoseMoney(row!)
+        break
+      case "answer_order_holds": {
+        const attempt = step.read_row ? ((await ports.findAttempt(row!.paylater_order_id)) ?? row) : row
+        return { outcome: "paid", order_id: step.order_id, session: { ...context, attempt }, asked: false, changed: false }
+      }
+      case "settle_detached":
+        return ports.settleDetached(row!, input)
     }
   }
-  const step = placedCartStep(await ports.whoseMoney(row))
-  if (step.step === "settle_detached") return ports.settleDetached(row, input)
-  // Held by the order, or its completion is still writing which payment it holds: the list decides again later.
-  const attempt = step.read_row ? ((await ports.findAttempt(row.paylater_order_id)) ?? row) : row
-  return { outcome: "paid", order_id: step.order_id, session: { ...context, attempt }, asked: false, changed: false }
 }
 
 /**

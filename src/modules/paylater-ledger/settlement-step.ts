@@ -242,13 +242,54 @@ export function completionStep(
   return plan.may_become_order ? { step: "complete_cart" } : { step: "not_now", error: "its payment is refunded (paid without an order)" }
 }
 
+export interface PlacedCartFacts {
+  /** The session's current row, when it has one. */
+  row: { order_id: string | null } | null
+  session_gone: boolean
+  order_id: string | null
+  cart_id: string | null
+  /** Read when asked for (`read_collection`): the session's collection holds no Medusa payment. */
+  collection_holds_no_payment?: boolean
+  /** Answered when asked for (`undo_leftover`): the cart's order was a failed completion's leftover, rolled back. */
+  leftover_undone?: boolean
+  /** Decided when asked for (`decide_owner`, whoseMoney). */
+  owner?: Owner
+}
+
+export type PlacedCartStep =
+  | { step: "answer_from_row" }
+  | { step: "read_collection" }
+  /**
+   * Medusa's completion placed the order and died before recording any payment (fault campaign):
+   * this live session's payment is the order's, authorized and captured onto it.
+   */
+  | { step: "record_onto_order" }
+  | { step: "undo_leftover" }
+  /** The leftover was rolled back: the cart is completed again with Medusa's checks (placed, or paid without an order). */
+  | { step: "complete_again" }
+  | { step: "decide_owner" }
+  /** Held by the order, or its completion is still writing which payment it holds (the list decides again later). */
+  | { step: "answer_order_holds"; order_id: string; read_row: boolean }
+  /** Not the order's: settled from its row (and listed if paid), never a second Medusa payment on the order. */
+  | { step: "settle_detached" }
+
 /**
- * The session's cart is an order and this attempt's row does not say it holds it: whose money it is
- * (whoseMoney) decides. The order's, or its completion is still writing which payment it holds
- * (the list decides again later): answered as paid. Otherwise an extra payment: settled from its
- * row and, if paid, listed. Never authorized into a second Medusa payment on the order.
+ * The session's cart is an order (step `placed_cart`): whether this attempt's payment is the order's,
+ * asked one fact at a time (each read only when the ones before leave the question open).
  */
-export function placedCartStep(owner: Owner): { step: "answer_order_holds"; order_id: string; read_row: boolean } | { step: "settle_detached" } {
+export function placedCartStep(facts: PlacedCartFacts): PlacedCartStep {
+  const row = facts.row
+  if (!row) return { step: "answer_from_row" }
+  if (!row.order_id && !facts.session_gone) {
+    if (facts.collection_holds_no_payment === undefined) return { step: "read_collection" }
+    if (facts.collection_holds_no_payment) return { step: "record_onto_order" }
+  }
+  if (!row.order_id && facts.order_id && facts.cart_id) {
+    if (facts.leftover_undone === undefined) return { step: "undo_leftover" }
+    if (facts.leftover_undone) return { step: "complete_again" }
+  }
+  const owner = facts.owner
+  if (!owner) return { step: "decide_owner" }
   // `read_row`: the decision just recorded the owner on the row, which is read again for the answer.
   if (owner.owner === "this_order") return { step: "answer_order_holds", order_id: owner.order_id, read_row: !owner.recorded }
   if (owner.owner === "cannot_tell") return { step: "answer_order_holds", order_id: owner.order_id, read_row: false }
