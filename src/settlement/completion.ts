@@ -19,7 +19,7 @@ export type CompletionOutcome =
  * session's money take too (money-plan/cart-locks.ts): the refund check, the completion and the
  * owner record are one critical section with them, without a lock of their own.
  */
-export async function completeUnlessRefunded(container: MedusaContainer, context: PayLaterSessionContext): Promise<CompletionOutcome> {
+export async function completeRecordingOwner(container: MedusaContainer, context: PayLaterSessionContext): Promise<CompletionOutcome> {
   const cartId = context.cart_id!
   const orderId = context.attempt?.paylater_order_id
   const completion = await completePaidCart(container, cartId)

@@ -6,7 +6,7 @@ import { recordOrderOwner, whoseMoney } from "../medusa-records/order-owner"
 import { collectionHoldsNoPayment } from "../medusa-records/owners"
 import { currentAttemptOf, readPayLaterSession } from "../medusa-records/session"
 import { attemptOfPayment, paymentOfAttempt } from "../medusa-records/payment-attempt"
-import { completeUnlessRefunded } from "./completion"
+import { completeRecordingOwner } from "./completion"
 import { moneyGivenBack } from "../money-plan/facts"
 import { settleDetachedAttempt } from "./detached-attempt"
 import { authorizeUnderLock, finishUnderCartLock, rereadSessionRow, takeStatusSlot, undoUnplacedUnderCartLock } from "./medusa-effects"
@@ -50,7 +50,7 @@ export function medusaSettlementPorts(container: MedusaContainer): SettlementPor
       const module = ledger()
       return !!module && (await moneyGivenBack(container, module, id))
     },
-    completeCart: (context) => completeUnlessRefunded(container, context),
+    completeCart: (context) => completeRecordingOwner(container, context),
     whoseMoney: (row) => whoseMoney(container, row),
     recordOrderOwner: (placed) => recordOrderOwner(container, placed),
     settleDetached: (row, input) => settleDetachedAttempt(container, row, input),
