@@ -415,8 +415,6 @@ describe(`as installed in a pnpm workspace shaped like Medusa's DTC starter (Med
       await page.reload()
       expect(page.url()).toBe(`${storefront}/qa/paylater/paid-not-placed`)
       await shows()
-      // No order for the cart.
-      expect(await kit.fetchPlacedOrder(sdk, cart.id)).toBeNull()
     } finally {
       await context.close()
     }
