@@ -29,11 +29,10 @@ import { buildAndPack, freePorts, REPO_ROOT, type Running, type StepTiming } fro
 import { createWorkspace, peerIssuesByProject, STARTER_MEDUSA, type Workspace } from "./pnpm-workspace"
 import { envLines, readmeSnippet } from "./readme-snippets"
 import { createDatabase, dropDatabase, writeSeedScript } from "./store-database"
-import { readyCart as readyCartOf } from "./ready-cart"
+import { readyCart as readyCartOf, toReview } from "./ready-cart"
 import { writeGuideFiles } from "./guide-files"
 import { createRequire } from "node:module"
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core"
-import { toReview } from "./ready-cart"
 
 const { launchOptions } = require("../../scripts/lib/chromium") as {
   launchOptions(): { executablePath: string; args: string[] }
@@ -65,7 +64,7 @@ function medusaConfig(providerResolve?: string): string {
   return config
 }
 
-describe(`as installed in a pnpm workspace shaped like Medusa's DTC starter (Medusa ${STARTER_MEDUSA}, React 19 storefront)`, () => {
+describe(`as installed in a pnpm workspace shaped like Medusa's DTC starter (Medusa ${STARTER_MEDUSA}, Next 15 / React 19 storefront)`, () => {
   const timings: StepTiming[] = []
   const databaseName = `paylater_pnpm_workspace_${process.pid}`
   let ws: Workspace
