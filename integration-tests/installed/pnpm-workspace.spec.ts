@@ -1,11 +1,16 @@
 /**
  * As installed in a workspace shaped like Medusa's DTC starter (issue 26): a pnpm workspace with
- * apps/backend (Medusa 2.18.0, React 18 for its admin) and apps/storefront (React 19). The backend
- * depends on the plugin's tarball (README section 1), and the storefront kit's tarball is added with
- * `pnpm add` as docs/storefront-dtc-starter.md section 1 says. Then:
+ * apps/backend (Medusa 2.18.0, React 18 for its admin) and apps/storefront (Next 15, React 19). The
+ * backend depends on the plugin's tarball (README section 1), and the storefront kit's tarball is
+ * added with `pnpm add` as docs/storefront-dtc-starter.md section 1 says. Then:
  *
  * - the workspace holds one copy of the plugin, and the storefront no Medusa backend packages and
  *   no peer warnings of ours; the kit loads in the React 19 app (CommonJS, ESM, a component rendered);
+ * - the guide's code blocks, pasted into a minimal starter-shaped Next app (guide-files.ts), pass a
+ *   strict type check, build with `next build` and run with `next start`; in Chromium, on that one
+ *   build (issue 45): a payment taken for a cart sold out meanwhile lands on the guide's "paid, order
+ *   not placed" page with the kit's message and nothing that pays, and a cart PayLater's webhook
+ *   completed while the starter's cache still holds it open leads to its confirmation and a fresh cart;
  * - a payment link and a Request to Pay through the backend's store API, each into one order;
  * - the old guide's mistake (the plugin added to the storefront too) makes pnpm keep a second copy
  *   of the plugin: the backend then loads the provider from the storefront's copy and the plugin's
@@ -24,9 +29,14 @@ import { buildAndPack, freePorts, REPO_ROOT, type Running, type StepTiming } fro
 import { createWorkspace, peerIssuesByProject, STARTER_MEDUSA, type Workspace } from "./pnpm-workspace"
 import { envLines, readmeSnippet } from "./readme-snippets"
 import { createDatabase, dropDatabase, writeSeedScript } from "./store-database"
-import { readyCart as readyCartOf } from "./ready-cart"
+import { readyCart as readyCartOf, toReview } from "./ready-cart"
 import { writeGuideFiles } from "./guide-files"
 import { createRequire } from "node:module"
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core"
+
+const { launchOptions } = require("../../scripts/lib/chromium") as {
+  launchOptions(): { executablePath: string; args: string[] }
+}
 
 jest.setTimeout(20 * 60_000)
 
@@ -37,16 +47,24 @@ const GUIDE = path.join(REPO_ROOT, "docs", "storefront-dtc-starter.md")
 const KIT_DIR = path.join(REPO_ROOT, "packages", "storefront-kit")
 const PROVIDER_RESOLVE = `resolve: "medusa-payment-paylater/providers/paylater"`
 const ADMIN = { email: "owner@starter-shaped.qa", password: "starter-shaped-password" }
-/** The README's medusa-config.ts with the admin off (see the file comment) and the provider from `providerResolve`. */
+const STOREFRONT_URL_OPTION = "storefrontUrl: process.env.STOREFRONT_URL,"
+/**
+ * The README's medusa-config.ts with the admin off (see the file comment), the guide's return routes
+ * (its section 0, next to `storefrontUrl`) and the provider from `providerResolve`.
+ */
 function medusaConfig(providerResolve?: string): string {
   let config = readmeSnippet(README, "medusa-config.ts")
   expect(config).toContain(PROVIDER_RESOLVE)
+  expect(config).toContain(STOREFRONT_URL_OPTION)
   config = config.replace("  projectConfig: {", "  admin: { disable: true },\n  projectConfig: {")
+  const indent = /\n( *)storefrontUrl:/.exec(config)![1]
+  const templates = readmeSnippet(GUIDE, "guide-provider-templates").trim().split("\n").map((line) => indent + line.trim())
+  config = config.replace(STOREFRONT_URL_OPTION, [STOREFRONT_URL_OPTION, ...templates].join("\n").trimStart())
   if (providerResolve) config = config.replace(PROVIDER_RESOLVE, `resolve: ${JSON.stringify(providerResolve)}`)
   return config
 }
 
-describe(`as installed in a pnpm workspace shaped like Medusa's DTC starter (Medusa ${STARTER_MEDUSA}, React 19 storefront)`, () => {
+describe(`as installed in a pnpm workspace shaped like Medusa's DTC starter (Medusa ${STARTER_MEDUSA}, Next 15 / React 19 storefront)`, () => {
   const timings: StepTiming[] = []
   const databaseName = `paylater_pnpm_workspace_${process.pid}`
   let ws: Workspace
@@ -57,6 +75,8 @@ describe(`as installed in a pnpm workspace shaped like Medusa's DTC starter (Med
   let backend: string
   let sandboxUrl: string
   let medusaPort: number
+  let storefront: string
+  let browser: Browser | undefined
   let seeded: Json
   let sdk: Medusa
   let adminToken: string
@@ -118,9 +138,11 @@ describe(`as installed in a pnpm workspace shaped like Medusa's DTC starter (Med
     const back = await decideOnLink(String(session.data.payment_link_url), "approve")
     const returned = await fetch(back, { redirect: "manual" })
     expect(returned.status).toBe(303)
+    // To the guide's return route (its section 0 templates).
     const landing = new URL(returned.headers.get("location")!)
-    expect(landing.pathname).toMatch(/^\/order\/confirmed\/order_/)
-    await expectOneCapturedOrder(decodeURIComponent(landing.pathname.split("/").pop()!), "pp_paylater_paylater")
+    expect(`${landing.origin}${landing.pathname}`).toBe(`${storefront}/api/paylater/back`)
+    expect(landing.searchParams.get("kind")).toBe("confirmed")
+    await expectOneCapturedOrder(landing.searchParams.get("order_id")!, "pp_paylater_paylater")
   }
 
   async function payByRequestToPay(): Promise<void> {
@@ -152,21 +174,22 @@ describe(`as installed in a pnpm workspace shaped like Medusa's DTC starter (Med
     const kitTarball = path.join(REPO_ROOT, ".tmp", "pnpm-workspace-pack", JSON.parse(kitPack.slice(kitPack.indexOf("[")))[0].filename)
     timings.push({ step: "npm pack (storefront kit)", ms: Date.now() - started })
 
-    const [medusaSide, sandboxPort] = await freePorts(2)
+    const [medusaSide, sandboxPort, storefrontPort] = await freePorts(3)
     medusaPort = medusaSide
     backend = `http://localhost:${medusaPort}`
     sandboxUrl = `http://127.0.0.1:${sandboxPort}`
+    storefront = `http://localhost:${storefrontPort}`
     const env = {
       DATABASE_URL: await createDatabase(databaseName),
-      STORE_CORS: "http://localhost:8000",
+      STORE_CORS: storefront,
       ADMIN_CORS: backend,
-      AUTH_CORS: `http://localhost:8000,${backend}`,
+      AUTH_CORS: `${storefront},${backend}`,
       JWT_SECRET: "starter-shaped-jwt",
       COOKIE_SECRET: "starter-shaped-cookie",
       ...Object.fromEntries(
         envLines(readmeSnippet(README, ".env")).map(([key, value]) => [
           key,
-          value.replace("http://127.0.0.1:4010", sandboxUrl).replace("http://localhost:9000", backend),
+          value.replace("http://127.0.0.1:4010", sandboxUrl).replace("http://localhost:9000", backend).replace("http://localhost:8000", storefront),
         ])
       ),
     }
@@ -207,8 +230,10 @@ describe(`as installed in a pnpm workspace shaped like Medusa's DTC starter (Med
   })
 
   afterAll(async () => {
+    await browser?.close()
     await stopBackend()
     await ws?.backend.stopAll()
+    await ws?.storefront.stopAll()
     console.log(
       `pnpm-workspace timings: ${timings.map((t) => `${t.step} ${(t.ms / 1000).toFixed(1)} s`).join(", ")}; total ${(
         timings.reduce((sum, t) => sum + t.ms, 0) / 1000
@@ -275,9 +300,196 @@ describe(`as installed in a pnpm workspace shaped like Medusa's DTC starter (Med
     ])
   })
 
-  it("the guide's code blocks compile as pasted in the React 19 storefront, against the installed kit (issue 34)", () => {
+  it("the guide's code blocks compile as pasted in the Next 15 / React 19 storefront, against the installed kit (issue 34)", () => {
     const tsconfig = writeGuideFiles(GUIDE, ws.storefront.dir)
     ws.storefront.run("tsc (the guide's files)", path.join(ws.storefront.dir, "node_modules", ".bin", "tsc"), ["-p", tsconfig])
+  })
+
+  /** The kit as the storefront installed it (not this repository's sources). */
+  const installedKit = () =>
+    createRequire(path.join(ws.storefront.dir, "package.json"))("medusa-payment-paylater-storefront") as typeof import("../../src/storefront")
+
+  it("the guide's files build with `next build` (Next 15) and run with `next start`", async () => {
+    const nextBin = path.join(ws.storefront.dir, "node_modules", "next", "dist", "bin", "next")
+    expect(JSON.parse(fs.readFileSync(path.join(ws.storefront.dir, "node_modules", "next", "package.json"), "utf8")).version).toMatch(/^15\./)
+    const appEnv = {
+      ...ws.storefront.env,
+      NEXT_TELEMETRY_DISABLED: "1",
+      MEDUSA_BACKEND_URL: backend,
+      NEXT_PUBLIC_MEDUSA_BACKEND_URL: backend,
+      NEXT_PUBLIC_MEDUSA_PUBLISHABLE_KEY: seeded.publishableKey,
+      NEXT_PUBLIC_DEFAULT_REGION: "qa",
+      SHOP_REGION_ID: seeded.regionId,
+    }
+    const built = ws.storefront.run("next build (the guide's files)", process.execPath, [nextBin, "build"], { env: appEnv })
+    // The routes the plays go through were built (dynamic: they read the cart cookie).
+    for (const route of ["/api/paylater/back", "/[countryCode]/checkout", "/[countryCode]/paylater/paid-not-placed", "/[countryCode]/order/[id]/confirmed"]) {
+      expect(built).toContain(route)
+    }
+    const started = Date.now()
+    const app = ws.storefront.start("next start", process.execPath, [nextBin, "start", "--port", new URL(storefront).port], { env: appEnv })
+    await app.waitFor(/Ready in/, 60_000)
+    timings.push({ step: "next start (until ready)", ms: Date.now() - started })
+    browser = await chromium.launch(launchOptions())
+  })
+
+  /** A shopper's browser on the built storefront. */
+  async function shopper(): Promise<{ context: BrowserContext; page: Page }> {
+    const context = await browser!.newContext()
+    return { context, page: await context.newPage() }
+  }
+
+  async function cartCookie(context: BrowserContext): Promise<string | undefined> {
+    return (await context.cookies(storefront)).find((c) => c.name === "_medusa_cart_id")?.value
+  }
+
+  /** The header's cart link reads `Cart (n)`. */
+  async function headerSays(page: Page, count: number): Promise<void> {
+    await page.getByTestId("nav-cart-link").filter({ hasText: `Cart (${count})` }).waitFor({ timeout: 30_000 })
+  }
+
+  /** "Add to cart" on the storefront, as the shopper clicks it; returns the cart cookie's cart. */
+  async function addToCart(context: BrowserContext, page: Page, variantId: string): Promise<string> {
+    await page.goto(`${storefront}/qa?v_id=${encodeURIComponent(variantId)}`)
+    await page.getByTestId("add-product-button").click()
+    await headerSays(page, 1)
+    const cartId = await cartCookie(context)
+    expect(cartId).toMatch(/^cart_/)
+    return cartId!
+  }
+
+  async function adminCall(method: string, route: string, body?: unknown): Promise<Json> {
+    const res = await fetch(`${backend}${route}`, {
+      method,
+      headers: { authorization: `Bearer ${adminToken}`, "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    })
+    if (!res.ok) throw new Error(`${method} ${route} answered ${res.status}: ${await res.text()}`)
+    return (await res.json()) as Json
+  }
+
+  /** A product whose stock Medusa manages (the seed's do not): one unit, at the seed's location, through the admin API. */
+  async function oneInStock(): Promise<{ variantId: string; soldOut(): Promise<void> }> {
+    const { product } = await adminCall("POST", "/admin/products", {
+      title: "Last one in stock",
+      status: "published",
+      shipping_profile_id: seeded.shippingProfileId,
+      sales_channels: [{ id: seeded.salesChannelId }],
+      options: [{ title: "Size", values: ["One"] }],
+      variants: [{ title: "One", sku: `PNPM-STOCKED-${Date.now()}`, manage_inventory: true, options: { Size: "One" }, prices: [{ currency_code: "qar", amount: 350 }] }],
+    })
+    const { product: withStock } = await adminCall("GET", `/admin/products/${product.id}?fields=variants.id,*variants.inventory_items`)
+    const variant = withStock.variants[0]
+    const inventoryItemId: string = variant.inventory_items[0].inventory_item_id
+    await adminCall("POST", `/admin/inventory-items/${inventoryItemId}/location-levels`, { location_id: seeded.stockLocationId, stocked_quantity: 1 })
+    return {
+      variantId: variant.id,
+      soldOut: async () =>
+        void (await adminCall("POST", `/admin/inventory-items/${inventoryItemId}/location-levels/${seeded.stockLocationId}`, { stocked_quantity: 0 })),
+    }
+  }
+
+  it("on the built storefront, paid but sold out meanwhile: the guide's page shows the kit's message and nothing pays again", async () => {
+    const kit = installedKit()
+    const stocked = await oneInStock()
+    const { context, page } = await shopper()
+    try {
+      const cart = await toReview(sdk, await addToCart(context, page, stocked.variantId))
+      const { payment_collection } = await sdk.store.payment.initiatePaymentSession(cart as any, { provider_id: "pp_paylater_paylater" })
+      const session = payment_collection.payment_sessions!.find((s) => s.provider_id === "pp_paylater_paylater")!
+      // The last unit sells elsewhere while the shopper is on PayLater's page; they pay there.
+      await stocked.soldOut()
+      await page.goto(String(session.data.payment_link_url))
+      await page.locator("button#approve").click()
+      // PayLater → Medusa's return → the guide's return route (its own hop) → its page for the reason.
+      await page.waitForURL(`${storefront}/qa/paylater/paid-not-placed`, { timeout: 120_000 })
+      const shows = async () => {
+        expect(await page.getByTestId("paylater-paid-not-placed").textContent()).toBe(kit.failureMessage("paid_not_placed"))
+        // Nothing that pays: no button or form at all, and the only link goes back to the store ("/" localized).
+        expect(await page.locator("button, input[type=submit], form").count()).toBe(0)
+        expect(await page.locator("a").evaluateAll((links) => links.map((a) => a.getAttribute("href")))).toEqual(["/qa"])
+      }
+      await shows()
+      // A reload is the same page.
+      await page.reload()
+      expect(page.url()).toBe(`${storefront}/qa/paylater/paid-not-placed`)
+      await shows()
+    } finally {
+      await context.close()
+    }
+  })
+
+  /**
+   * A cart in the shopper's browser, seen at the checkout (the starter's cached retrieveCart now
+   * holds it open), then paid on PayLater's page elsewhere (another tab, the phone) without following
+   * the redirect back: PayLater's notification alone places the order. Returns the cart and its order.
+   */
+  async function completedByWebhookOnly(context: BrowserContext, page: Page): Promise<{ cartId: string; orderId: string }> {
+    const kit = installedKit()
+    const cartId = await addToCart(context, page, seeded.variants.standard.id)
+    const cart = await toReview(sdk, cartId)
+    await page.goto(`${storefront}/qa/checkout`)
+    expect(await page.getByTestId("checkout-cart").textContent()).toContain(cartId)
+    const { payment_collection } = await sdk.store.payment.initiatePaymentSession(cart as any, { provider_id: "pp_paylater_paylater" })
+    const session = payment_collection.payment_sessions!.find((s) => s.provider_id === "pp_paylater_paylater")!
+    await decideOnLink(String(session.data.payment_link_url), "approve")
+    let placed: { orderId: string } | null = null
+    for (let i = 0; i < 90 && !placed; i++) {
+      if (i > 0) await new Promise((r) => setTimeout(r, 1000))
+      placed = await kit.fetchPlacedOrder(sdk, cartId)
+    }
+    expect(placed).toEqual({ orderId: expect.stringMatching(/^order_/) })
+    await expectOneCapturedOrder(placed!.orderId, "pp_paylater_paylater")
+    return { cartId, orderId: placed!.orderId }
+  }
+
+  /** The cart cookie names a new, open cart holding one unit of the standard item. */
+  async function freshCartIn(context: BrowserContext, oldCartId: string): Promise<void> {
+    const fresh = await cartCookie(context)
+    expect(fresh).toMatch(/^cart_/)
+    expect(fresh).not.toBe(oldCartId)
+    const { cart } = await sdk.store.cart.retrieve(fresh!, { fields: "id,completed_at,*items" })
+    expect(cart.completed_at).toBeNull()
+    expect(cart.items!.map((item) => [item.variant_id, item.quantity])).toEqual([[seeded.variants.standard.id, 1]])
+  }
+
+  it("on the built storefront, a cart PayLater's webhook completed while cached as open: the checkout leads to its confirmation, then a fresh cart", async () => {
+    const { context, page } = await shopper()
+    try {
+      const { cartId, orderId } = await completedByWebhookOnly(context, page)
+      const placed = { orderId }
+
+      // Back in the first tab, the shopper reopens the checkout.
+      await page.goto(`${storefront}/qa/checkout`)
+      await page.waitForURL(`${storefront}/qa/order/${placed!.orderId}/confirmed`, { timeout: 30_000 })
+      await page.getByTestId("order-complete-container").waitFor()
+      await headerSays(page, 0)
+      expect(await cartCookie(context)).toBeUndefined()
+
+      // "Add to cart" makes a fresh cart.
+      await addToCart(context, page, seeded.variants.standard.id)
+      await freshCartIn(context, cartId)
+      await expectOneCapturedOrder(placed.orderId, "pp_paylater_paylater")
+    } finally {
+      await context.close()
+    }
+  })
+
+  it("on the built storefront, \"Add to cart\" on a cart PayLater's webhook completed (its cookie still set): a fresh cart, not the completed one", async () => {
+    const { context, page } = await shopper()
+    try {
+      const { cartId, orderId } = await completedByWebhookOnly(context, page)
+      // The shopper goes on shopping instead: the cookie still names the completed cart.
+      expect(await cartCookie(context)).toBe(cartId)
+      await page.goto(`${storefront}/qa?v_id=${encodeURIComponent(seeded.variants.standard.id)}`)
+      await page.getByTestId("add-product-button").click()
+      for (let i = 0; i < 60 && (await cartCookie(context)) === cartId; i++) await new Promise((r) => setTimeout(r, 500))
+      await headerSays(page, 1)
+      await freshCartIn(context, cartId)
+      await expectOneCapturedOrder(orderId, "pp_paylater_paylater")
+    } finally {
+      await context.close()
+    }
   })
 
   it("after a webhook-only completion, 'pay again' leads to the order's confirmation: no second payment, the cart forgotten (issue 34)", async () => {

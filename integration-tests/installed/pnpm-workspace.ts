@@ -1,6 +1,6 @@
 /**
  * A workspace shaped like Medusa's DTC starter (a pnpm workspace: apps/backend on Medusa 2.18.0
- * with React 18 for its admin, apps/storefront on React 19), made outside this repository so
+ * with React 18 for its admin, apps/storefront on Next 15 and React 19), made outside this repository so
  * nothing falls back on the repo's node_modules. pnpm comes from the npm registry through npx,
  * pinned to the starter's own `packageManager`; its package store (~/.local/share/pnpm) is reused
  * from one run to the next.
@@ -13,6 +13,8 @@ import { FreshStore, type StepTiming } from "./fresh-store"
 /** The starter's `packageManager` (pnpm@10.11.1). */
 export const PNPM = "pnpm@10.11.1"
 export const STARTER_MEDUSA = "2.18.0"
+/** The Next.js the guide was followed on (issue 45: the starter as shipped). */
+export const STARTER_NEXT = "15.5.21"
 
 export interface Workspace {
   root: string
@@ -74,12 +76,13 @@ export function createWorkspace(opts: { timings: StepTiming[]; pluginTarball: st
   for (const [file, text] of Object.entries(opts.backendFiles)) {
     fs.writeFileSync(path.join(root, "apps", "backend", file), text)
   }
-  // The starter's apps/storefront as far as the kit is concerned: React 19, Medusa's js-sdk and its types.
+  // The starter's apps/storefront as far as the kit and the guide are concerned: Next 15, React 19,
+  // Medusa's js-sdk and its types (guide-files.ts writes the app).
   writeJson(path.join(root, "apps", "storefront", "package.json"), {
     name: "@shop/storefront",
     version: "1.0.0",
     private: true,
-    dependencies: { "@medusajs/js-sdk": STARTER_MEDUSA, react: "19.0.5", "react-dom": "19.0.5" },
+    dependencies: { "@medusajs/js-sdk": STARTER_MEDUSA, next: STARTER_NEXT, react: "19.0.5", "react-dom": "19.0.5" },
     devDependencies: { "@medusajs/types": STARTER_MEDUSA, "@types/node": "17.0.21", "@types/react": "19.0.5", typescript: "^5.3.2" },
   })
 
