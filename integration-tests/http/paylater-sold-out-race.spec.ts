@@ -171,20 +171,32 @@ integrationTestRunner({
       expect(await ledgerOf().findAttempt(sessionId)).toMatchObject({ state: "paid", order_id: null })
     })
 
-    it("Medusa's workflow engine refusing mid-rollback (\"Updating Status ... is not allowed\"): the return still redirects to 'paid, not placed', no order", async () => {
+    /**
+     * What Medusa's engine leaves when it gives a completion run up part-way ("Updating Status from
+     * \"ok\" to \"temp_failure\"", a checkpoint save of one of the five steps it runs at once failing
+     * under load after the step was marked ok): the order it created (links, the cart completed, its
+     * stock never reserved: sold out), the run's rollback never run, and the cart's lock still the
+     * run's (taken without an owner for its 2-minute lease, as acquireLockStep takes it). Built as found,
+     * then the engine throws the refusal out of `run`, as it did in the race.
+     */
+    it("Medusa's workflow engine abandoning a completion mid-rollback (\"Updating Status ... is not allowed\", its lock still held): the return redirects to 'paid, not placed' and the leftover order is gone at once", async () => {
       paylater().setWebhookUrl(null)
       await stocked.setStock(1)
       const started = await startCheckout(store, { regionId: seed.regionId, variantId: stocked.variantId }, PAYLATER_PROVIDER_ID)
       const sessionId = started.session.ok ? started.session.data.session!.id : ""
+      const cartId = started.cart.id
       await stocked.setStock(0)
       await paylater().approveLink(sessionId)
-      // The completion runs (and fails on the stock), then the engine throws what the issue saw.
-      const engine = getContainer().resolve(Modules.WORKFLOW_ENGINE) as unknown as { run: (id: string, options: unknown) => Promise<unknown> }
+      const container = getContainer()
+      const locking = container.resolve(Modules.LOCKING)
+      const engine = container.resolve(Modules.WORKFLOW_ENGINE) as unknown as { run: (id: string, options: unknown) => Promise<unknown> }
       const run = engine.run
+      let abandoned = 0
       engine.run = async function (id, options) {
-        const result = await run.call(this, id, options)
-        if (id === completeCartWorkflowId) throw new MedusaError(MedusaError.Types.NOT_ALLOWED, 'Updating Status from "ok" to "temp_failure" is not allowed.')
-        return result
+        if (id !== completeCartWorkflowId || abandoned++) return run.call(this, id, options)
+        await locking.acquire(cartId, { expire: 120 })
+        await orderWithoutPayment(container, cartId, started.paymentCollection.id)
+        throw new MedusaError(MedusaError.Types.NOT_ALLOWED, 'Updating Status from "ok" to "temp_failure" is not allowed.')
       }
       let back
       try {
@@ -192,8 +204,20 @@ integrationTestRunner({
       } finally {
         engine.run = run
       }
-      expect({ status: back.status, location: back.headers.location }).toEqual({ status: 303, location: NOT_PLACED })
-      expect((await ledgerForCart(getContainer(), started.cart.id)).orders).toBe(0)
+      const outcome = {
+        abandoned,
+        return: { status: back.status, location: back.headers.location },
+        orders: (await ledgerForCart(container, cartId)).orders,
+        cart_completed: !!(await container.resolve(Modules.CART).retrieveCart(cartId)).completed_at,
+        // Given back as the run's rollback would, not held until its lease ends: the next completion goes on at once.
+        lock_given_back: await locking.acquire(cartId, { ownerId: "probe", expire: 5 }).then(
+          () => true,
+          () => false
+        ),
+      }
+      await locking.release(cartId)
+      expect(outcome).toEqual({ abandoned: 1, return: { status: 303, location: NOT_PLACED }, orders: 0, cart_completed: false, lock_given_back: true })
+      expect(await ledgerOf().findAttempt(sessionId)).toMatchObject({ state: "paid", order_id: null })
     })
   },
 })

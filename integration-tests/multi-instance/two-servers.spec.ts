@@ -21,6 +21,8 @@ import fs from "node:fs"
 import axios from "axios"
 import { Client } from "pg"
 import { PAYLATER_PROVIDER_ID } from "../helpers/seed"
+import { startCheckout } from "../helpers/store-client"
+import { decideOnLink, followToApp } from "../http/paylater-link/shopper"
 import { Queue } from "bullmq"
 import type Redis from "ioredis"
 import { signWebhook } from "../../src/lib/paylater"
@@ -49,6 +51,8 @@ jest.setTimeout(240_000)
 const REDIS_URL = process.env.PAYLATER_TEST_REDIS_URL || DEFAULT_REDIS_URL
 /** Checkouts per run: 20 by default, at most 50 (two servers on two cores). */
 const CHECKOUTS = Math.min(Math.max(Number(process.env.PAYLATER_MULTI_INSTANCE_CHECKOUTS) || 20, 2), 50)
+/** Rounds of the sold-out race (issue 46): one checkout each, return on A and notification on B. */
+const SOLD_OUT_ROUNDS = Math.max(Number(process.env.PAYLATER_MULTI_INSTANCE_SOLD_OUT_ROUNDS) || 4, 1)
 const runId = `${process.pid}-${Date.now().toString(36)}`
 /** Every Redis key and queue of this run starts with this (MEDUSA_REDIS_PREFIX in medusa-config.ts). */
 const REDIS_PREFIX = `paylater-test-${runId}`
@@ -347,6 +351,97 @@ describe("PayLater on two Medusa instances sharing one database", () => {
     // Every link was paid at PayLater; the one the order holds is never listed, every other one is.
     expect(outcome.paid.length).toBeGreaterThanOrEqual(2)
     expect(outcome.listed.sort()).toEqual(outcome.paid.filter((id) => id !== outcome.owners[0]).sort())
+  }))
+
+  // Issue 46, sold out while paying, on two instances: the shopper buys the last unit, its stock goes
+  // to 0 while they are on PayLater's page, and their return reaches server A while PayLater's "paid"
+  // notification reaches server B. Whichever completion runs first fails on the stock; each round ends
+  // the same way: no order, the payment listed once as paid without an order (to be refunded: the
+  // default paidWithoutOrder), the shopper on "paid, not placed", no stock reserved, no "mismatch".
+  it(`sold out while paying, the return on one instance and the notification on the other (${SOLD_OUT_ROUNDS} rounds): no order, "paid, not placed", never oversold`, tracked(async () => {
+    const c = cluster!
+    const s = sandbox!
+    s.reset()
+    s.clearFaults()
+    const variantId = (c.seed as typeof c.seed & { stockedVariantId: string }).stockedVariantId
+    const servers = await c.startPair({ label: "sold-out", env: { REDIS_URL, MEDUSA_REDIS_PREFIX: REDIS_PREFIX }, backendIs: "A", sandboxUrl: s.url })
+    pair = servers
+    const db = async (text: string, values: unknown[]) => {
+      const client = new Client({ connectionString: c.databaseUrl })
+      await client.connect()
+      try {
+        return (await client.query(text, values)).rows
+      } finally {
+        await client.end()
+      }
+    }
+    const [{ inventory_item_id: inventoryItemId }] = await db(`select inventory_item_id from product_variant_inventory_item where variant_id = $1 and deleted_at is null`, [variantId])
+    const setStock = (quantity: number) =>
+      db(
+        `update inventory_level set stocked_quantity = $2, raw_stocked_quantity = jsonb_build_object('value', $3::text, 'precision', 20), updated_at = now() where inventory_item_id = $1`,
+        [inventoryItemId, quantity, String(quantity)]
+      )
+    const outcomes: Array<Record<string, unknown>> = []
+    try {
+      s.setWebhookUrl(`${servers.b.url}/paylater/webhooks`)
+      const stores = storesFor({ a: servers.a.url, b: servers.b.url }, c.seed.publishableKey)
+      for (let round = 1; round <= SOLD_OUT_ROUNDS; round++) {
+        await setStock(1)
+        const started = await startCheckout(
+          stores.A,
+          { regionId: c.seed.regionId, variantId, email: `sold-out-${round}-${Date.now().toString(36)}@example.com`, shippingOptionId: c.seed.shippingOptionId },
+          PAYLATER_PROVIDER_ID
+        )
+        if (!started.session.ok || !started.session.data.session) throw new Error(`round ${round}: ${JSON.stringify(started.session)}`)
+        const sessionId = started.session.data.session.id as string
+        const cartId = started.cart.id
+        await setStock(0)
+        // Approving notifies server B at once; the shopper's browser follows the redirect to server A.
+        const location = await decideOnLink(String((started.session.data.session.data as Record<string, unknown>).payment_link_url), "approve")
+        const back = await followToApp(stores.apiA, location)
+        const listedOf = () =>
+          db(`select kind, refund_due_at from paylater_attention where (session_id = $1 or cart_id = $2) and deleted_at is null`, [sessionId, cartId])
+        // B's pipeline settles the notification PIPELINE_DELAY_MS later: until the payment is listed, then a while more.
+        const deadline = Date.now() + 90_000
+        while (Date.now() < deadline && !(await listedOf()).some((i) => i.kind === "paid_without_order")) await new Promise((r) => setTimeout(r, 500))
+        await new Promise((r) => setTimeout(r, PIPELINE_DELAY_MS + 3_000))
+        const items = await listedOf()
+        const [row] = await db(`select state, order_id, cart_id from paylater_attempt where paylater_order_id = $1`, [sessionId])
+        const orders = await db(`select order_id from order_cart where cart_id = $1 and deleted_at is null`, [cartId])
+        const reservations = await db(`select id from reservation_item where inventory_item_id = $1 and deleted_at is null`, [inventoryItemId])
+        const [level] = await db(`select stocked_quantity::int as stocked, reserved_quantity::int as reserved from inventory_level where inventory_item_id = $1`, [inventoryItemId])
+        outcomes.push({
+          round,
+          return: { status: back.status, location: back.location },
+          orders: orders.length,
+          reservations: reservations.length,
+          stock: { stocked: level.stocked, reserved: level.reserved },
+          attempt: { state: row?.state, order_id: row?.order_id ?? null, on_cart: row?.cart_id === cartId },
+          listed: items.filter((i) => i.kind === "paid_without_order").length,
+          refund_due: items.some((i) => i.kind === "paid_without_order" && i.refund_due_at !== null),
+          mismatch: items.filter((i) => i.kind === "mismatch").length,
+        })
+      }
+    } finally {
+      await servers.stop()
+      pair = undefined
+    }
+    const logs = fs.readFileSync(servers.logFile("A"), "utf8") + fs.readFileSync(servers.logFile("B"), "utf8")
+    const refusals = logs.split("\n").filter((line) => /Updating (Status|State) from/.test(line))
+    log(`sold out: ${JSON.stringify(outcomes)}; engine refusals logged: ${refusals.length}`)
+    expect(outcomes).toEqual(
+      outcomes.map((o) => ({
+        round: o.round,
+        return: { status: 303, location: `${STOREFRONT_URL}/checkout?step=payment&paylater_error=paid_not_placed` },
+        orders: 0,
+        reservations: 0,
+        stock: { stocked: 0, reserved: 0 },
+        attempt: { state: "paid", order_id: null, on_cart: true },
+        listed: 1,
+        refund_due: true,
+        mismatch: 0,
+      }))
+    )
   }))
 
   const observe = process.env.PAYLATER_MULTI_INSTANCE_CONTROL === "1" ? it : it.skip

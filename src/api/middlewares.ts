@@ -2,6 +2,7 @@ import { defineMiddlewares } from "@medusajs/framework/http"
 import { refuseAlreadyPlaced } from "./store/paylater/already-placed"
 import { guardPayLaterStart } from "./store/paylater/start-guard"
 import { oneStartAtATime } from "./store/paylater/one-start-at-a-time"
+import { finishAbandonedStoreCompletion } from "./store/carts/abandoned-completion-cleanup"
 
 export default defineMiddlewares({
   routes: [
@@ -20,6 +21,13 @@ export default defineMiddlewares({
       matcher: "/store/payment-collections/:id/payment-sessions",
       method: ["POST"],
       middlewares: [oneStartAtATime, refuseAlreadyPlaced, guardPayLaterStart],
+    },
+    {
+      // Medusa's own cart completion, when its workflow engine abandons the run part-way: the run's
+      // rollback finished before the error answer (settlement/abandoned-completion.ts).
+      matcher: "/store/carts/:id/complete",
+      method: ["POST"],
+      middlewares: [finishAbandonedStoreCompletion],
     },
   ],
 })

@@ -11,6 +11,7 @@ import { underLockOr } from "./under-lock"
 import type { AttemptRecord } from "../modules/paylater-ledger/ledger-port"
 import { finishPlacedOrder, type PlacedOrder } from "../medusa-records/finish-order"
 import { stockNeverReserved, undoIfNeverPlaced } from "../medusa-records/unplaced-order"
+import { finishAbandonedCompletion, isEngineRefusal } from "./abandoned-completion"
 
 /**
  * The effects settlement applies, each idempotent and each under the lock the rest of Medusa uses
@@ -175,12 +176,15 @@ export async function completePaidCart(container: MedusaContainer, cartId: strin
   let message = "cart completion did not finish"
   for (let attempt = 1; attempt <= COMPLETE_ATTEMPTS; attempt++) {
     let run
+    const startedAt = Date.now()
     try {
       run = await engine.run(completeCartWorkflowId, { input: { id: cartId }, throwOnError: false })
     } catch (thrown) {
-      // The engine itself refused mid-way (e.g. "Updating Status ... is not allowed" while rolling
-      // back): a completion that failed, whatever it left; never an error for the caller's answer.
+      // The engine itself gave the run up mid-way ("Updating Status ... is not allowed"): a completion
+      // that failed, never an error for the caller's answer. Its rollback never runs and it keeps the
+      // cart's lock until the lease ends, so this caller finishes that rollback now (abandoned-completion.ts).
       message = (thrown as Error)?.message ?? String(thrown)
+      if (isEngineRefusal(thrown)) await finishAbandonedCompletion(container, cartId, startedAt)
       break
     }
     const { result, errors, transaction } = run
