@@ -139,7 +139,7 @@ integrationTestRunner({
       it("refuses a number without a PayLater account before any push, and the same cart may then push to the shopper's number", async () => {
         // The store's look-up (number + the cart's email) refuses it first, so PayLater's own 404 to
         // such a push (a try-later error) is no longer reached through the store API: it is covered
-        // by the provider's unit tests (request-to-pay.spec.ts).
+        // by the provider's unit tests (request-to-pay.suite.ts).
         const { paymentCollection, result } = await checkout("5111 8099")
         expect(result.ok).toBe(false)
         if (result.ok) return

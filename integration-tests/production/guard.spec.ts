@@ -11,7 +11,7 @@
  * The as-installed test (integration-tests/installed) boots the packed plugin in production too.
  *
  * Each rule of the guard (every refused address range, every refused secret, how Medusa reads
- * NODE_ENV) is proven by its unit test, src/providers/paylater/__tests__/production-guard.spec.ts;
+ * NODE_ENV) is proven by its unit test, src/providers/paylater/__tests__/production-guard.suite.ts;
  * a real boot costs ~10 s, so the boots here prove the wiring, one per way a value reaches the
  * guard: the environment option, the API base, the secrets under NODE_ENV=prod.
  */

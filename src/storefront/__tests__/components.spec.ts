@@ -21,6 +21,7 @@ let bundle: string
 let browser: Browser
 let store: FakeStore
 let page: Page
+let onPageError: (e: Error) => void
 
 beforeAll(async () => {
   const options = launchOptions()
@@ -37,6 +38,9 @@ beforeAll(async () => {
   })
   bundle = result.outputFiles[0].text
   browser = await chromium.launch(options)
+  // One page for the file, loaded afresh from each test's own fake store (a new port, so a new
+  // origin: nothing in storage carries over); a page per test was most of this suite's CPU.
+  page = await browser.newPage()
 })
 
 afterAll(async () => {
@@ -48,16 +52,18 @@ beforeEach(async () => {
   store.on("GET /", { status: 200, contentType: "text/html; charset=utf-8", raw: '<!doctype html><meta charset="utf-8"><div id="root"></div><script type="module" src="/app.js"></script>' })
   store.on("GET /app.js", { status: 200, contentType: "text/javascript; charset=utf-8", raw: bundle })
   store.on("POST /store/payment-collections", { status: 200, body: { payment_collection: { id: "paycol_1" } } })
-  page = await browser.newPage()
   const problems: string[] = []
-  page.on("pageerror", (e) => problems.push(e.message))
+  onPageError = (e) => problems.push(e.message)
+  page.on("pageerror", onPageError)
   await page.goto(store.url)
   await page.waitForFunction(() => typeof window.__mount === "function")
   expect(problems).toEqual([])
 })
 
 afterEach(async () => {
-  await page?.close()
+  page.off("pageerror", onPageError)
+  // Off the test's store before it closes: nothing of this test runs on in the next one's page.
+  await page.goto("about:blank")
   await store.close()
 })
 
