@@ -157,6 +157,10 @@ integrationTestRunner({
       paylater.pointWebhooksAt(api, PLUGIN_WEBHOOK_PATH)
       expect(await paylater().sendWebhook({ orderId: first.orderId, status: "success" })).toMatchObject({ outcome: "delivered" })
       const { orderId } = await eventually(() => ledgerForCart(getContainer(), cart.id), (l) => l.orders === 1)
+      // "Placed" is the notification's settlement finished: the order exists as soon as Medusa links it,
+      // and the settlement records the order on the row right after (slower on a loaded machine).
+      const placedLedger = getContainer().resolve(PAYLATER_LEDGER_MODULE) as PayLaterLedgerModuleService
+      await eventually(() => placedLedger.findAttempt(first!.orderId), (row) => row?.order_id === orderId)
 
       // The retry answers: the session now names "-2", and the shopper pays it as well.
       const created = await creating
