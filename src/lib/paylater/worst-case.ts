@@ -5,7 +5,7 @@ import type { PayLaterConfig } from "./types"
  * How long the client can take, at worst, over one create or refund (the calls it sends once). A
  * caller that must tell "still in flight" from "lost" (the refund guard's write-ahead attempts)
  * derives its limit from this instead of guessing, so a change to the client's timeouts, attempts
- * or backoff moves the limit with it (worst-case.spec.ts drives the client through this worst case).
+ * or backoff moves the limit with it (__tests__/worst-case.suite.ts drives the client through this worst case).
  *
  * The worst case, as client.ts and token.ts are written: the token fetch, up to `maxAttempts`
  * times with backoff between them (the largest jitter each time), each attempt up to `timeoutMs`;
