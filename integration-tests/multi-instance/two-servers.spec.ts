@@ -59,6 +59,17 @@ const REDIS_PREFIX = `paylater-test-${runId}`
 
 const log = (line: string) => process.stderr.write(`[multi-instance] ${line}\n`)
 
+/** One query on its own connection: the servers under test hold the pool; a check reads beside them. */
+async function queryRows(databaseUrl: string, text: string, values: unknown[]) {
+  const client = new Client({ connectionString: databaseUrl })
+  await client.connect()
+  try {
+    return (await client.query(text, values)).rows
+  } finally {
+    await client.end()
+  }
+}
+
 describe("PayLater on two Medusa instances sharing one database", () => {
   let redis: Redis | undefined
   let sandbox: PayLaterSandbox | undefined
@@ -287,15 +298,7 @@ describe("PayLater on two Medusa instances sharing one database", () => {
       sandboxUrl: s.url,
     })
     pair = servers
-    const db = async (text: string, values: unknown[]) => {
-      const client = new Client({ connectionString: c.databaseUrl })
-      await client.connect()
-      try {
-        return (await client.query(text, values)).rows
-      } finally {
-        await client.end()
-      }
-    }
+    const db = (text: string, values: unknown[]) => queryRows(c.databaseUrl, text, values)
     let outcome: { orders: number; captures: number; paid: string[]; owners: string[]; listed: string[] }
     try {
       const stores = storesFor({ a: servers.a.url, b: servers.b.url }, c.seed.publishableKey)
@@ -366,15 +369,7 @@ describe("PayLater on two Medusa instances sharing one database", () => {
     const variantId = (c.seed as typeof c.seed & { stockedVariantId: string }).stockedVariantId
     const servers = await c.startPair({ label: "sold-out", env: { REDIS_URL, MEDUSA_REDIS_PREFIX: REDIS_PREFIX }, backendIs: "A", sandboxUrl: s.url })
     pair = servers
-    const db = async (text: string, values: unknown[]) => {
-      const client = new Client({ connectionString: c.databaseUrl })
-      await client.connect()
-      try {
-        return (await client.query(text, values)).rows
-      } finally {
-        await client.end()
-      }
-    }
+    const db = (text: string, values: unknown[]) => queryRows(c.databaseUrl, text, values)
     const [{ inventory_item_id: inventoryItemId }] = await db(`select inventory_item_id from product_variant_inventory_item where variant_id = $1 and deleted_at is null`, [variantId])
     const setStock = (quantity: number) =>
       db(
