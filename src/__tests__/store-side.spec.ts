@@ -13,4 +13,5 @@ describe("signal-handlers: webhook-slots", () => { require("../signal-handlers/_
 describe("notifications: rules", () => { require("../notifications/__tests__/rules.suite") })
 describe("notifications: channels", () => { require("../notifications/__tests__/channels.suite") })
 describe("funnel: lookup-tally", () => { require("../funnel/__tests__/lookup-tally.suite") })
+describe("api: abandoned store completion", () => { require("../api/store/carts/__tests__/abandoned-completion-cleanup.suite") })
 describe("faults: crash-point", () => { require("../faults/__tests__/crash-point.suite") })
