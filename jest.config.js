@@ -45,6 +45,9 @@ const selected =
 
 module.exports = {
   projects: selected,
+  // The longest suites first (integration-tests/sequencer.js): the tier's wall time is then the
+  // suites' total over the workers, not that plus the last long suite run alone.
+  testSequencer: "<rootDir>/integration-tests/sequencer.js",
   // Every suite runs in a worker process, and a worker whose heap is past this after a suite is
   // replaced before the next one: memory stays bounded by one suite's, not the whole run's (a
   // Medusa app leaves a few hundred MB behind in its worker). Also makes jest use workers when

@@ -94,8 +94,13 @@ async function integrationServices(env) {
   // from the in-process suites, which rely on Medusa's in-memory modules.
   const redis = await ensureRedis(log)
   env.PAYLATER_TEST_REDIS_URL = redis.url
+  // What the suites of this run make once and share (the plugin's tarball: installed/fresh-store.ts).
+  const runDir = path.join(root, ".tmp", `run-${process.pid}`)
+  fs.rmSync(runDir, { recursive: true, force: true })
+  env.PAYLATER_TEST_RUN_DIR = runDir
   return {
     stop: async () => {
+      fs.rmSync(runDir, { recursive: true, force: true })
       await template.drop().catch((e) => log(`template database drop failed: ${e.message}`))
       await db.stop().catch((e) => log(`PostgreSQL stop failed: ${e.message}`))
       await redis.stop().catch((e) => log(`Redis stop failed: ${e.message}`))

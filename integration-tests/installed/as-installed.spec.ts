@@ -24,7 +24,7 @@ import Medusa from "@medusajs/js-sdk"
 import { chromium, type Browser } from "playwright-core"
 import { decideOnLink } from "../http/paylater-link/shopper"
 import {
-  buildAndPack,
+  packedPlugin,
   createStore,
   freePorts,
   medusaVersionsUnderTest,
@@ -49,10 +49,11 @@ const SHOTS_ROOT = path.join(REPO_ROOT, "test-results", "as-installed")
 const ADMIN = { email: "owner@fresh-store.qa", password: "fresh-store-password" }
 type Json = Record<string, any>
 
-// One tarball for every store: built and packed by the first store that needs it.
-let packed: { tarball: string; files: string[] } | undefined
-function packOnce(timings: StepTiming[]): { tarball: string; files: string[] } {
-  packed ??= buildAndPack(path.join(REPO_ROOT, ".tmp", "as-installed-pack"), timings)
+// One tarball for every store: built and packed by the first store that needs it (packedPlugin: once
+// per test run, shared with the other suites that install it).
+let packed: Promise<{ tarball: string; files: string[] }> | undefined
+function packOnce(timings: StepTiming[]): Promise<{ tarball: string; files: string[] }> {
+  packed ??= packedPlugin(path.join(REPO_ROOT, ".tmp", "as-installed-pack"), timings)
   return packed
 }
 
@@ -99,7 +100,7 @@ describe.each(medusaVersionsUnderTest())("as installed: the npm package in a fre
   }
 
   beforeAll(async () => {
-    const { tarball, files } = packOnce(timings)
+    const { tarball, files } = await packOnce(timings)
     packedFiles = files
 
     // The public address is the proxy's (see startHttpsTerminatingProxy); Medusa listens behind it.

@@ -211,6 +211,41 @@ export function buildAndPack(outDir: string, timings: StepTiming[]): { tarball: 
 }
 
 /**
+ * The tarball of this test run, built and packed once for every suite that installs it: the first
+ * suite to ask builds it, the others (in other jest workers) wait for its result. Without a run folder
+ * (`PAYLATER_TEST_RUN_DIR`, set by scripts/test.js; unset when jest is run by hand), into `outDir`.
+ */
+export async function packedPlugin(outDir: string, timings: StepTiming[]): Promise<{ tarball: string; files: string[] }> {
+  const runDir = process.env.PAYLATER_TEST_RUN_DIR
+  if (!runDir) return buildAndPack(outDir, timings)
+  const dir = path.join(runDir, "plugin-pack")
+  const result = path.join(dir, "packed.json")
+  fs.mkdirSync(runDir, { recursive: true })
+  try {
+    fs.mkdirSync(dir) // atomic: only one suite of the run gets here
+  } catch {
+    const started = Date.now()
+    const deadline = started + 15 * 60_000
+    while (!fs.existsSync(result)) {
+      if (fs.existsSync(path.join(dir, "failed"))) throw new Error(`the run's plugin pack failed: ${fs.readFileSync(path.join(dir, "failed"), "utf8")}`)
+      if (Date.now() > deadline) throw new Error(`the run's plugin pack did not finish in 15 minutes (${dir})`)
+      await new Promise((r) => setTimeout(r, 1000))
+    }
+    timings.push({ step: "plugin:build and npm pack (another suite's, waited for)", ms: Date.now() - started })
+    return JSON.parse(fs.readFileSync(result, "utf8"))
+  }
+  try {
+    const packed = buildAndPack(dir, timings)
+    fs.writeFileSync(`${result}.tmp`, JSON.stringify(packed))
+    fs.renameSync(`${result}.tmp`, result)
+    return packed
+  } catch (error) {
+    fs.writeFileSync(path.join(dir, "failed"), String((error as Error)?.message ?? error).slice(0, 2000))
+    throw error
+  }
+}
+
+/**
  * Creates the store folder: package.json, tsconfig.json, the README's medusa-config.ts (verbatim)
  * and .env, node_modules (see the file comment), and `npm install`.
  */

@@ -25,7 +25,7 @@ import fs from "node:fs"
 import path from "node:path"
 import Medusa from "@medusajs/js-sdk"
 import { decideOnLink } from "../http/paylater-link/shopper"
-import { buildAndPack, freePorts, REPO_ROOT, type Running, type StepTiming } from "./fresh-store"
+import { packedPlugin, freePorts, REPO_ROOT, type Running, type StepTiming } from "./fresh-store"
 import { createWorkspace, peerIssuesByProject, STARTER_MEDUSA, type Workspace } from "./pnpm-workspace"
 import { envLines, readmeSnippet } from "./readme-snippets"
 import { createDatabase, dropDatabase, writeSeedScript } from "./store-database"
@@ -165,7 +165,7 @@ describe(`as installed in a pnpm workspace shaped like Medusa's DTC starter (Med
   }
 
   beforeAll(async () => {
-    pluginTarball = buildAndPack(path.join(REPO_ROOT, ".tmp", "pnpm-workspace-pack"), timings).tarball
+    pluginTarball = (await packedPlugin(path.join(REPO_ROOT, ".tmp", "pnpm-workspace-pack"), timings)).tarball
     let started = Date.now()
     const kitPack = execFileSync("npm", ["pack", "--json", "--pack-destination", path.join(REPO_ROOT, ".tmp", "pnpm-workspace-pack")], {
       cwd: KIT_DIR,
