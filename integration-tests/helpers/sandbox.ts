@@ -26,6 +26,8 @@ export interface SandboxHandle {
    * URL. Remembered, so it survives the per-test reset.
    */
   pointWebhooksAt(api: AxiosInstance, path?: string): string
+  /** Sends the webhooks nowhere again, and forgets the target (a shared app's next suite starts so). */
+  forgetWebhooks(): void
 }
 
 export interface UseSandboxOptions extends SandboxOptions {
@@ -79,6 +81,10 @@ export function useSandbox(opts: UseSandboxOptions = {}): SandboxHandle {
     webhookUrl = new URL(path, base).toString()
     get().setWebhookUrl(webhookUrl)
     return webhookUrl
+  }
+  handle.forgetWebhooks = () => {
+    webhookUrl = null
+    sandbox?.setWebhookUrl(null)
   }
   return handle
 }

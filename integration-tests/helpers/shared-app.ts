@@ -15,10 +15,16 @@
  * starts where it would in a file of its own: each suite's `beforeAll` runs on the database as the
  * app booted it (not on what the suite before it left), and its tests start from what its own
  * `beforeAll` hooks made, restored before each test as the runner does for a single suite. What a
- * shared app cannot give back is in-process state: a suite that needs an environment of its own at
+ * shared app cannot give back is in-process state (except the group's sandbox's webhook target,
+ * which each suite starts without): a suite that needs an environment of its own at
  * boot, or that changes the app's configuration, keeps a file (and a boot) of its own.
  */
 import type { IntegrationTestRunnerOptions } from "./runner"
+import type { SandboxHandle } from "./sandbox"
+
+function isSandboxHandle(value: unknown): value is SandboxHandle {
+  return typeof value === "function" && typeof (value as Partial<SandboxHandle>).forgetWebhooks === "function"
+}
 
 /** What `integrationTestRunner` gives its `testSuite`. */
 export type SuiteOptions = Parameters<IntegrationTestRunnerOptions["testSuite"]>[0]
@@ -34,8 +40,13 @@ export function describeOnOneApp<A extends unknown[]>(options: SuiteOptions, sui
 
   for (const [title, suite] of Object.entries(suites)) {
     describe(title, () => {
-      // First of this suite's hooks: start from the booted database.
-      beforeAll(() => dbUtils.restore({ templateName: booted }))
+      // First of this suite's hooks: start from the booted database, and with the group's sandbox
+      // sending webhooks nowhere, as in a file of its own (a suite that wants them points them; one
+      // suite's target once leaked into the next and notified it of payments it built by hand).
+      beforeAll(() => {
+        for (const arg of args) if (isSandboxHandle(arg)) arg.forgetWebhooks()
+        return dbUtils.restore({ templateName: booted })
+      })
       suite(options, ...args)
       // Last of them: the runner restores this (the suite's own set-up) before each of its tests.
       beforeAll(() => dbUtils.snapshot())

@@ -2,8 +2,8 @@
  * The suites that boot the default app (medusa-config.ts with the test environment of
  * integration-tests/setup.js, one default sandbox, and a 15 s bound on a start's question to
  * PayLater), on one boot instead of one each (integration-tests/helpers/shared-app.ts). Each suite is in default-app/ with what it proves
- * at its top. Those first that do not point the sandbox's webhooks at the app, so none of them
- * starts with webhooks it did not ask for.
+ * at its top. Each starts with the sandbox's webhooks going nowhere (describeOnOneApp), and points
+ * them at the app itself when it needs them.
  */
 import { integrationTestRunner } from "../helpers/runner"
 import { useEnv } from "../helpers/env"
