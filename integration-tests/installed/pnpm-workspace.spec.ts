@@ -165,13 +165,16 @@ describe(`as installed in a pnpm workspace shaped like Medusa's DTC starter (Med
   }
 
   beforeAll(async () => {
-    pluginTarball = (await packedPlugin(path.join(REPO_ROOT, ".tmp", "pnpm-workspace-pack"), timings)).tarball
+    const packDir = path.join(REPO_ROOT, ".tmp", "pnpm-workspace-pack")
+    pluginTarball = (await packedPlugin(packDir, timings)).tarball
     let started = Date.now()
-    const kitPack = execFileSync("npm", ["pack", "--json", "--pack-destination", path.join(REPO_ROOT, ".tmp", "pnpm-workspace-pack")], {
+    // The kit's own tarball (packedPlugin may have used the run's folder for the plugin's: made here).
+    fs.mkdirSync(packDir, { recursive: true })
+    const kitPack = execFileSync("npm", ["pack", "--json", "--pack-destination", packDir], {
       cwd: KIT_DIR,
       encoding: "utf8",
     })
-    const kitTarball = path.join(REPO_ROOT, ".tmp", "pnpm-workspace-pack", JSON.parse(kitPack.slice(kitPack.indexOf("[")))[0].filename)
+    const kitTarball = path.join(packDir, JSON.parse(kitPack.slice(kitPack.indexOf("[")))[0].filename)
     timings.push({ step: "npm pack (storefront kit)", ms: Date.now() - started })
 
     const [medusaSide, sandboxPort, storefrontPort] = await freePorts(3)
