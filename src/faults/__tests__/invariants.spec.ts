@@ -265,6 +265,12 @@ describe("the checker checked on real records (probes)", () => {
     })
   })
 
+  it("breaks a record a person was told about too: the probe takes the note away with it (a crash point's note on the order's payment)", () => {
+    const r = healthy()
+    r.attention.push({ id: "platt_A", kind: "order_unfinished", status: "open", paylater_order_id: "payses_A" })
+    expect(Object.values(probeChecker(r)).every((outcome) => outcome === "caught")).toBe(true)
+  })
+
   it("says when a run has nothing to break (no paid order, no refund)", () => {
     const r = healthy()
     r.paylater = r.paylater.map((o) => ({ ...o, status: 3, refunds: [] }))
