@@ -18,7 +18,7 @@
 //
 //   node bench/settlement.js   env: BENCH_SETTLE_N=20 BENCH_SETTLE_DECLINED=5 BENCH_SETTLE_NEW=20 BENCH_SETTLE_DUPES=200
 const fs = require("node:fs")
-const { Client } = require("pg")
+const { queryOnce } = require("../scripts/lib/database")
 const { startStack } = require("./lib/stack")
 const { openStore, payLaterCheckout, payLaterCompletedByMedusa, systemCheckout, PAYLATER_PROVIDER_ID } = require("./lib/checkout")
 const { signedBodies } = require("./lib/webhooks")
@@ -33,16 +33,6 @@ const DUPES = bounded("BENCH_SETTLE_DUPES", 200, 5000, 10)
 const WARMUP_PAIRS = bounded("BENCH_SETTLE_WARMUP", 3, 20, 1)
 const EVENT_DELAY_MS = 5000
 const GOALS = { returnRatio: 1.1, paidDeferredMs: 5 }
-
-async function sql(databaseUrl, text, values) {
-  const client = new Client({ connectionString: databaseUrl })
-  await client.connect()
-  try {
-    return (await client.query(text, values)).rows
-  } finally {
-    await client.end()
-  }
-}
 
 /** `error`-level lines the server wrote since byte `from` of its log (JSON logs in production). */
 function errorLinesSince(logFile, from) {
@@ -74,7 +64,7 @@ async function main() {
   try {
     const store = await openStore(stack)
     const approve = (orderId) => stack.sandbox.approveLink(orderId)
-    const db = (text, values) => sql(stack.databaseUrl, text, values)
+    const db = (text, values) => queryOnce(stack.databaseUrl, text, values)
 
     // ---- return route vs cart completion
     for (let i = 0; i < WARMUP_PAIRS; i++) {

@@ -19,7 +19,6 @@
  */
 import fs from "node:fs"
 import axios from "axios"
-import { Client } from "pg"
 import { PAYLATER_PROVIDER_ID } from "../helpers/seed"
 import { startCheckout } from "../helpers/store-client"
 import { decideOnLink, followToApp } from "../http/paylater-link/shopper"
@@ -59,15 +58,9 @@ const REDIS_PREFIX = `paylater-test-${runId}`
 
 const log = (line: string) => process.stderr.write(`[multi-instance] ${line}\n`)
 
-/** One query on its own connection: the servers under test hold the pool; a check reads beside them. */
-async function queryRows(databaseUrl: string, text: string, values: unknown[]) {
-  const client = new Client({ connectionString: databaseUrl })
-  await client.connect()
-  try {
-    return (await client.query(text, values)).rows
-  } finally {
-    await client.end()
-  }
+/** One query on its own connection (scripts/lib/database.js): the servers under test hold the pool; a check reads beside them. */
+const { queryOnce: queryRows } = require("../../scripts/lib/database") as {
+  queryOnce(databaseUrl: string, text: string, values: unknown[]): Promise<Array<Record<string, any>>>
 }
 
 describe("PayLater on two Medusa instances sharing one database", () => {

@@ -173,4 +173,19 @@ async function localServer() {
   }
 }
 
-module.exports = { ensureDatabase, freePort, freePorts, fromDatabaseUrl }
+/**
+ * One query on a connection of its own, closed after it: for a check that reads the database beside
+ * servers that hold their own pools (a benchmark's stack, the several-instances test).
+ */
+async function queryOnce(databaseUrl, text, values) {
+  const { Client } = require("pg")
+  const client = new Client({ connectionString: databaseUrl })
+  await client.connect()
+  try {
+    return (await client.query(text, values)).rows
+  } finally {
+    await client.end()
+  }
+}
+
+module.exports = { ensureDatabase, freePort, freePorts, fromDatabaseUrl, queryOnce }
