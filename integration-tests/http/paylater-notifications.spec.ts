@@ -18,7 +18,8 @@ import { createAdminUser, type AdminAuth } from "../helpers/store-client"
 import { signWebhook } from "../../src/lib/paylater"
 import { PAYLATER_LEDGER_MODULE } from "../../src/modules/paylater-ledger"
 import type { PayLaterLedgerModuleService } from "../../src/modules/paylater-ledger/service"
-import type { AttentionKind, FlagForAttentionInput } from "../../src/modules/paylater-ledger/types"
+import type { AttentionKind, AutoRefundState, FlagForAttentionInput } from "../../src/modules/paylater-ledger/types"
+import { planColumns, type AutoRefund } from "../../src/money-plan/refund-plan"
 import { notifyMerchant } from "../../src/notifications/sweep"
 import { ITEM_NOTICES_PER_HOUR } from "../../src/notifications/rules"
 
@@ -28,9 +29,8 @@ useEnv({ PAYLATER_TEST_NOTIFICATIONS: "feed,email", PAYLATER_NOTIFY_EMAILS: "ops
 const paylater = useSandbox()
 
 const HOUR = 60 * 60_000
-const plan = (state: string, extra: Record<string, unknown> = {}) => ({
-  auto_refund: { state, tries: 0, next_attempt_at: null, last_error: null, ...extra },
-})
+const plan = (state: AutoRefundState, extra: Partial<AutoRefund> = {}) =>
+  planColumns({ state, tries: 0, next_attempt_at: null, last_error: null, ...extra })
 
 interface FeedNotification {
   id: string
@@ -80,13 +80,13 @@ integrationTestRunner({
      */
     async function everyCase(then: (hour: number) => Promise<unknown>) {
       const cases: Array<[string, () => ReturnType<typeof flag>]> = [
-        ["paid_without_order_held", () => flag("paid_without_order", { detail: { provider_id: "pp_paylater_paylater", ...plan("held") } })],
-        ["refund_refused", () => flag("paid_without_order", { detail: plan("stopped", { tries: 6, last_error: "PayLater refused the refund" }) })],
+        ["paid_without_order_held", () => flag("paid_without_order", { detail: { provider_id: "pp_paylater_paylater" }, ...plan("held") })],
+        ["refund_refused", () => flag("paid_without_order", { ...plan("stopped", { tries: 6, last_error: "PayLater refused the refund" }) })],
         [
           "refund_not_routable",
           () =>
             flag("paid_without_order", {
-              detail: plan("held", { last_error: 'its PayLater registration "paylater-b" (pp_paylater_paylater-b) is no longer configured in medusa-config' }),
+              ...plan("held", { last_error: 'its PayLater registration "paylater-b" (pp_paylater_paylater-b) is no longer configured in medusa-config' }),
             }),
         ],
         ["refund_outcome_unknown", () => flag("refund_outcome_unknown", { detail: { refund_attempt_id: "plrfa_test" } })],
@@ -106,7 +106,7 @@ integrationTestRunner({
 
     it("one notification per case in the admin's panel and by e-mail, none twice, none for what is not a person's yet", async () => {
       // Refunded by the plugin by itself at 10 minutes: nothing for a person (yet).
-      await flag("paid_without_order", { detail: plan("scheduled", { next_attempt_at: new Date(Date.now() + 600_000).toISOString() }) })
+      await flag("paid_without_order", { ...plan("scheduled", { next_attempt_at: new Date(Date.now() + 600_000).toISOString() }) })
       // Each sweep twice, as two servers would.
       const items = await everyCase((hour) => Promise.all([sweep(hour), sweep(hour)]))
 
@@ -141,7 +141,7 @@ integrationTestRunner({
     })
 
     it("a storm of items gives the hour's budget, its last one a digest of the rest; the rest are told once", async () => {
-      for (let i = 0; i < 30; i++) await flag("paid_without_order", { detail: plan("held") })
+      for (let i = 0; i < 30; i++) await flag("paid_without_order", { ...plan("held") })
       await sweep(0)
       await sweep(0)
       const feed = await panel()

@@ -10,7 +10,7 @@ import { PAYLATER_LEDGER_MODULE, type PayLaterLedgerModuleService } from "../../
 import type { AttentionRecord } from "../../src/modules/paylater-ledger/types"
 import { runPaidWithoutOrderRefunds, sendRefund } from "../../src/paid-without-order/auto-refund"
 import { redecideOpenItems } from "../../src/paid-without-order/current-items"
-import { refundDueAt, type AutoRefund } from "../../src/money-plan/refund-plan"
+import { planColumns, type AutoRefund } from "../../src/money-plan/refund-plan"
 import { useEnv } from "../helpers/env"
 import { useSandbox } from "../helpers/sandbox"
 import { eventually } from "./paylater-link/ledger"
@@ -62,8 +62,7 @@ integrationTestRunner({
           amount: "10.00",
           paylater_order_id: `older-${i}`,
           session_id: `payses_older_${i}`,
-          detail: { auto_refund: plans[i % plans.length] },
-          refund_due_at: refundDueAt(plans[i % plans.length]),
+          ...planColumns(plans[i % plans.length]),
           decided_at: listedAt,
         }))
       )

@@ -83,7 +83,8 @@ integrationTestRunner({
         paylater_order_id: sessionId,
         cart_id: cartId,
         can_refund: true,
-        detail: expect.objectContaining({ auto_refund: expect.objectContaining({ state: "scheduled", tries: 0 }) }),
+        refund_state: "scheduled",
+        refund_tries: 0,
       })
       expect(item.summary).toMatch(/refunded in full automatically from/)
 
@@ -113,7 +114,7 @@ integrationTestRunner({
       expect(await attention()).toEqual([])
       expect((await attention("resolved")).find((i) => i.id === item.id)).toMatchObject({
         resolution: "refunded",
-        detail: expect.objectContaining({ auto_refund: expect.objectContaining({ state: "refunded" }) }),
+        refund_state: "refunded",
       })
 
       // Later runs send nothing more.
@@ -226,7 +227,7 @@ integrationTestRunner({
       expect(await run(later(12))).toEqual([expect.objectContaining({ outcome: "retry_later" })])
       expect(refundsAt(sessionId)).toHaveLength(0)
       const [waiting] = await attention()
-      expect(waiting.detail.auto_refund).toMatchObject({ state: "scheduled", tries: 1, last_error: expect.stringMatching(/10 minutes/) })
+      expect(waiting).toMatchObject({ refund_state: "scheduled", refund_tries: 1, refund_error: expect.stringMatching(/10 minutes/) })
       // Not before its backoff.
       expect(await run(later(12))).toEqual([])
       paylater().advanceClock(15 * MINUTE)
@@ -246,7 +247,8 @@ integrationTestRunner({
       const open = await attention()
       expect(open.find((i) => i.id === item.id)).toMatchObject({
         summary: expect.stringMatching(/no answer from PayLater .* nothing is sent again automatically/),
-        detail: expect.objectContaining({ auto_refund: expect.objectContaining({ state: "outcome_unknown", tries: 1 }) }),
+        refund_state: "outcome_unknown",
+        refund_tries: 1,
       })
       expect(open.find((i) => i.kind === "refund_outcome_unknown")).toMatchObject({ amount: "360.00", paylater_order_id: sessionId })
 
@@ -284,7 +286,8 @@ integrationTestRunner({
           session_id: session.id,
           amount: "360.00",
           payment_id: null,
-          detail: expect.objectContaining({ superseded_by: `${session.id}-2`, auto_refund: expect.objectContaining({ state: "scheduled" }) }),
+          detail: expect.objectContaining({ superseded_by: `${session.id}-2` }),
+          refund_state: "scheduled",
         }),
       ])
       // Asked once: the next run finds nothing new.

@@ -18,7 +18,7 @@ async function completionBlockedByRefund(container: MedusaContainer, paylaterOrd
   const ledger = ledgerModuleOf(container)
   if (!ledger || !paylaterOrderId) return false
   const [item] = (await ledger.listPayLaterAttentions({ dedupe_key: dedupeKeyOf(paylaterOrderId) }, { take: 1 })) as unknown as AttentionRecord[]
-  return !!item && (blocksCompletion(readPlan(item.detail)) || item.resolution === "refunded")
+  return !!item && (blocksCompletion(readPlan(item)) || item.resolution === "refunded")
 }
 
 /**

@@ -1,10 +1,14 @@
 /**
  * When a payment PayLater took without an order is refunded automatically, and what a failed try
- * leads to. Pure: no Medusa, no clock of its own, so every rule is unit-tested. The state lives in
- * the attention item's `detail.auto_refund` (Settings → PayLater shows it); when it is next due is
- * also the item's typed `refund_due_at` (refundDueAt), which the job selects and orders by.
+ * leads to. Pure: no Medusa, no clock of its own, so every rule is unit-tested. The plan lives in
+ * the attention item's typed columns (planColumns / readPlan: refund_state, refund_tries,
+ * refund_next_at, refund_error), with when it is next due (`refund_due_at`, refundDueAt), which
+ * the job selects and orders by.
  */
 import type { PaidWithoutOrderPolicy } from "../providers/paylater/options"
+import type { AttentionRecord, AutoRefundState, RefundPlanColumns } from "../modules/paylater-ledger/types"
+
+export type { AutoRefundState }
 
 /** PayLater refuses refunds sooner than this after the payment. */
 export const REFUND_WINDOW_MS = 10 * 60_000
@@ -14,19 +18,6 @@ export const REFUND_WINDOW_MARGIN_MS = 60_000
 export const MAX_REFUND_TRIES = 6
 const FIRST_BACKOFF_MS = 2 * 60_000
 const MAX_BACKOFF_MS = 60 * 60_000
-
-export type AutoRefundState =
-  /** Waits for `next_attempt_at` (the refund window, or the backoff after a refused try). */
-  | "scheduled"
-  /** Written just before the refund is sent: from here on the cart is never completed. */
-  | "refunding"
-  | "refunded"
-  /** The merchant's option says a person decides (`paidWithoutOrder: "hold"`). */
-  | "held"
-  /** PayLater did not answer a try: it may have paid out, so no more tries (the refund guard lists it). */
-  | "outcome_unknown"
-  /** PayLater kept refusing (clearly, nothing paid out): left to a person. */
-  | "stopped"
 
 export interface AutoRefund {
   state: AutoRefundState
@@ -48,15 +39,28 @@ export function planFor(policy: PaidWithoutOrderPolicy, paidAt: Date): AutoRefun
   }
 }
 
-/** The plan stored on an item, or null when the item has none (flagged by other code). */
-export function readPlan(detail: Record<string, unknown> | null | undefined): AutoRefund | null {
-  const plan = detail?.auto_refund as Partial<AutoRefund> | undefined
-  if (!plan || typeof plan !== "object" || typeof plan.state !== "string") return null
+type PlanFields = Pick<AttentionRecord, "refund_state" | "refund_tries" | "refund_next_at" | "refund_error">
+
+/** The plan an item holds, or null when it has none (an item of another kind). */
+export function readPlan(item: PlanFields | null | undefined): AutoRefund | null {
+  if (!item?.refund_state) return null
+  const next = item.refund_next_at ? new Date(item.refund_next_at) : null
   return {
-    state: plan.state as AutoRefundState,
-    tries: typeof plan.tries === "number" ? plan.tries : 0,
-    next_attempt_at: typeof plan.next_attempt_at === "string" ? plan.next_attempt_at : null,
-    last_error: typeof plan.last_error === "string" ? plan.last_error : null,
+    state: item.refund_state,
+    tries: item.refund_tries ?? 0,
+    next_attempt_at: next && !Number.isNaN(next.getTime()) ? next.toISOString() : null,
+    last_error: item.refund_error ?? null,
+  }
+}
+
+/** The item's columns for a plan, written together, always: `refund_due_at` is what the job selects by. */
+export function planColumns(plan: AutoRefund): RefundPlanColumns {
+  return {
+    refund_state: plan.state,
+    refund_tries: plan.tries,
+    refund_next_at: plan.next_attempt_at ? new Date(plan.next_attempt_at) : null,
+    refund_error: plan.last_error,
+    refund_due_at: refundDueAt(plan),
   }
 }
 

@@ -43,7 +43,7 @@ const orderUrl = (adminUrl: string, orderId: string) => `${adminUrl}/orders/${or
 export function needsPerson(item: AttentionRecord): boolean {
   if (item.status !== "open") return false
   if (item.kind !== "paid_without_order" && item.kind !== "orphaned") return true
-  const plan = readPlan(item.detail)
+  const plan = readPlan(item)
   return !plan || plan.state === "held" || plan.state === "stopped"
 }
 
@@ -53,7 +53,7 @@ const AFTER = " Settings → PayLater lists it with its actions."
 
 /** The words for one item needing a person. */
 export function itemNotice(item: AttentionRecord, adminUrl: string): Notice {
-  const plan = readPlan(item.detail)
+  const plan = readPlan(item)
   let kase: string = item.kind
   let description: string
   switch (item.kind) {

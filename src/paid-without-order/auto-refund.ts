@@ -11,7 +11,7 @@ import { whoseMoney } from "../medusa-records/order-owner"
 import { ownerSentence } from "../modules/paylater-ledger/whose-money"
 import { notRefundableMessage, registrationOfItem, whyNotRefundable } from "./item-registration"
 import { planSentence } from "./listing"
-import { afterFailure, isAbandoned, isDue, readPlan, refundDueAt, startRefund, type AutoRefund } from "../money-plan/refund-plan"
+import { afterFailure, isAbandoned, isDue, planColumns, readPlan, startRefund, type AutoRefund } from "../money-plan/refund-plan"
 import { crashPoint } from "../faults/crash-point"
 import { applyMoneyPlanAfterRefund } from "../money-plan/apply"
 
@@ -33,9 +33,7 @@ const DUE_ITEMS_PER_RUN = 200
 async function savePlan(ledger: PayLaterLedgerModuleService, item: AttentionRecord, plan: AutoRefund): Promise<void> {
   await ledger.updatePayLaterAttentions({
     id: item.id,
-    detail: { ...item.detail, auto_refund: plan },
-    // Written with the plan, always: what the job selects by.
-    refund_due_at: refundDueAt(plan),
+    ...planColumns(plan),
     summary: summaryFor(item.summary, plan),
   })
 }
@@ -115,7 +113,7 @@ async function outcomeUnknown(ledger: PayLaterLedgerModuleService, paylaterOrder
 async function refundOne(container: MedusaContainer, ledger: PayLaterLedgerModuleService, id: string, now: Date): Promise<AutoRefundOutcome> {
   const logger = container.resolve(ContainerRegistrationKeys.LOGGER)
   const item = await reread(ledger, id)
-  const plan = readPlan(item?.detail)
+  const plan = readPlan(item)
   if (item?.status === "open" && plan && isAbandoned(plan, now)) {
     if (item.paylater_order_id && item.amount && MathBN.gte(await ledger.refundedAmount(item.paylater_order_id), item.amount)) {
       // The process died after PayLater accepted the refund and the guard recorded it (fault campaign,
@@ -201,7 +199,7 @@ export async function runPaidWithoutOrderRefunds(
   const locking = container.resolve(Modules.LOCKING)
   const results: Array<{ id: string; outcome: AutoRefundOutcome }> = []
   // The plan stays the rule (refundOne reads it again under the locks); the column only selects.
-  for (const item of due.filter((i) => isDue(readPlan(i.detail), now) || isAbandoned(readPlan(i.detail), now))) {
+  for (const item of due.filter((i) => isDue(readPlan(i), now) || isAbandoned(readPlan(i), now))) {
     const key = `paylater:auto-refund:${item.id}`
     const ownerId = `paylater-auto-refund:${randomUUID()}`
     try {

@@ -8,7 +8,7 @@ import { ownersOf } from "../medusa-records/owners"
 import { whoseMoney } from "../medusa-records/order-owner"
 import { ownerSentence, paymentIsForAttempt } from "../modules/paylater-ledger/whose-money"
 import { attemptOfPayment, recordedPaymentOf } from "../medusa-records/payment-attempt"
-import { dedupeKeyOf, planFor, refundDueAt, type AutoRefund } from "../money-plan/refund-plan"
+import { dedupeKeyOf, planColumns, planFor, type AutoRefund } from "../money-plan/refund-plan"
 
 /**
  * Money PayLater took while the store has no order for it: a paid session whose cart could not
@@ -95,8 +95,8 @@ export async function flagPaidAttempt(container: MedusaContainer, paid: PaidAtte
     payment_collection_id: paid.payment_collection_id ?? null,
     cart_id: paid.cart_id ?? null,
     order_id: paid.order_id ?? null,
-    detail: { ...paid.detail, provider_id: paid.provider_id, paid_at: paid.paid_at.toISOString(), auto_refund: plan },
-    refund_due_at: refundDueAt(plan),
+    detail: { ...paid.detail, provider_id: paid.provider_id, paid_at: paid.paid_at.toISOString() },
+    ...planColumns(plan),
   })
 }
 

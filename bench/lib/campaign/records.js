@@ -155,11 +155,11 @@ async function makeAutoRefundsDue(databaseUrl, since) {
   return query(databaseUrl, async (db) => {
     const { rowCount } = await db.query(
       `update paylater_attention
-          set detail = jsonb_set(detail, '{auto_refund,next_attempt_at}', to_jsonb(to_char(now() at time zone 'utc' - interval '1 second', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))),
+          set refund_next_at = now() - interval '1 second',
               refund_due_at = now() - interval '1 second'
         where kind = 'paid_without_order' and status = 'open' and deleted_at is null and created_at >= $1
-          and detail->'auto_refund'->>'state' = 'scheduled'
-          and (detail->'auto_refund'->>'next_attempt_at')::timestamptz > now()`,
+          and refund_state = 'scheduled'
+          and refund_next_at > now()`,
       [since]
     )
     return rowCount

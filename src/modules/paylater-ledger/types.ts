@@ -55,7 +55,31 @@ export const ATTENTION_RESOLUTIONS: Readonly<Record<AttentionKind, readonly stri
   settlement_failing: ["resolved"],
 }
 
-export interface FlagForAttentionInput {
+/**
+ * The automatic refund's plan for an item (money-plan/refund-plan.ts decides it): where it is, how
+ * many tries PayLater refused, when it next acts, the last refusal. Typed columns of the item, so
+ * the job, the completion guard and the list read one record, never an item's untyped `detail`.
+ */
+// scheduled: waits for refund_next_at (the refund window, or the backoff after a refused try).
+// refunding: written just before the refund is sent; from here on the cart is never completed.
+// held: the merchant's option says a person decides (`paidWithoutOrder: "hold"`), or no registration may send it.
+// outcome_unknown: PayLater did not answer a try; it may have paid out, so no more tries (the refund guard lists it).
+// stopped: PayLater kept refusing (clearly, nothing paid out), or an order came to hold the money.
+export const AUTO_REFUND_STATES = ["scheduled", "refunding", "refunded", "held", "outcome_unknown", "stopped"] as const
+export type AutoRefundState = (typeof AUTO_REFUND_STATES)[number]
+
+export interface RefundPlanColumns {
+  /** Null: the item has no automatic refund (it is not about money PayLater took without an order). */
+  refund_state: AutoRefundState | null
+  refund_tries: number
+  /** No try before it ("scheduled"); when the refund was started ("refunding"). */
+  refund_next_at: Date | null
+  refund_error: string | null
+  /** When the automatic refund next acts on it (refund-plan.ts `refundDueAt`); null: never by itself. */
+  refund_due_at: Date | null
+}
+
+export interface FlagForAttentionInput extends Partial<RefundPlanColumns> {
   /** One sentence for the operator, e.g. "Refund of 120.00 QAR: PayLater did not answer". */
   summary: string
   /** Same key, same row: flagging twice returns the first (open or resolved) row unchanged. */
@@ -70,8 +94,6 @@ export interface FlagForAttentionInput {
   cart_id?: string | null
   /** Public-safe facts only. */
   detail?: Record<string, unknown> | null
-  /** When the automatic refund next acts on it (refund-plan.ts `refundDueAt`); null: never by itself. */
-  refund_due_at?: Date | null
 }
 
 export interface ResolveAttentionInput {
@@ -102,6 +124,11 @@ export interface AttentionRecord {
   resolved_at: Date | string | null
   /** When the merchant was told (src/notifications); null: not yet. Absent on rows read before the column existed. */
   notified_at?: Date | string | null
+  /** The automatic refund's plan (RefundPlanColumns); absent on rows read before the columns existed. */
+  refund_state?: AutoRefundState | null
+  refund_tries?: number
+  refund_next_at?: Date | string | null
+  refund_error?: string | null
   /** When the automatic refund next acts on it (refund-plan.ts `refundDueAt`). */
   refund_due_at?: Date | string | null
   /** When the list last decided it again (current-items.ts). */

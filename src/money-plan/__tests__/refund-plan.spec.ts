@@ -6,6 +6,7 @@ import {
   isDue,
   MAX_REFUND_TRIES,
   planFor,
+  planColumns,
   readPlan,
   refundDueAt,
   REFUND_WINDOW_MARGIN_MS,
@@ -65,9 +66,29 @@ describe("automatic refund plan of a payment without an order", () => {
     expect(isAbandoned(planFor("refund", paidAt), at(24 * 3600_000))).toBe(false)
   })
 
-  it("reads a stored plan, and nothing from items without one", () => {
-    const plan = planFor("refund", paidAt)
-    expect(readPlan({ auto_refund: plan })).toEqual(plan)
+  it("reads back every plan from the columns it is stored in, and nothing from items without one", () => {
+    const scheduled = planFor("refund", paidAt)
+    const plans = [
+      scheduled,
+      startRefund(scheduled, at(11 * 60_000)),
+      afterFailure(scheduled, at(11 * 60_000), "too early", false),
+      afterFailure(scheduled, at(11 * 60_000), "no answer", true),
+      planFor("hold", paidAt),
+    ]
+    for (const plan of plans) {
+      const columns = planColumns(plan)
+      expect(readPlan(columns)).toEqual(plan)
+      // The selection's column is always written with the plan.
+      expect(columns.refund_due_at).toEqual(refundDueAt(plan))
+    }
+    // As the database gives them back: timestamps as Date, no state on items of other kinds.
+    expect(readPlan({ refund_state: "scheduled", refund_tries: 2, refund_next_at: at(0), refund_error: "x" })).toEqual({
+      state: "scheduled",
+      tries: 2,
+      next_attempt_at: at(0).toISOString(),
+      last_error: "x",
+    })
+    expect(readPlan({ refund_state: null, refund_tries: 0, refund_next_at: null, refund_error: null })).toBeNull()
     expect(readPlan({})).toBeNull()
     expect(readPlan(null)).toBeNull()
   })

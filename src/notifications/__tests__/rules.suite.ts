@@ -1,4 +1,4 @@
-import type { AttentionRecord } from "../../modules/paylater-ledger/types"
+import type { AttentionRecord, AutoRefundState } from "../../modules/paylater-ledger/types"
 import { ATTENTION_KIND_LABEL, CONDITION_LABEL } from "../words"
 import {
   conditionNotice,
@@ -30,7 +30,11 @@ function item(over: Partial<AttentionRecord> = {}): AttentionRecord {
     payment_collection_id: null,
     order_id: null,
     cart_id: CART,
-    detail: { auto_refund: { state: "held", tries: 0, next_attempt_at: null, last_error: null } },
+    detail: {},
+    refund_state: "held",
+    refund_tries: 0,
+    refund_next_at: null,
+    refund_error: null,
     resolution: null,
     resolution_note: null,
     resolved_by: null,
@@ -41,25 +45,28 @@ function item(over: Partial<AttentionRecord> = {}): AttentionRecord {
   }
 }
 
-const plan = (state: string, extra: Record<string, unknown> = {}) => ({
-  auto_refund: { state, tries: 0, next_attempt_at: null, last_error: null, ...extra },
+const plan = (state: AutoRefundState, extra: { tries?: number; next_attempt_at?: string; last_error?: string } = {}) => ({
+  refund_state: state,
+  refund_tries: extra.tries ?? 0,
+  refund_next_at: extra.next_attempt_at ? new Date(extra.next_attempt_at) : null,
+  refund_error: extra.last_error ?? null,
 })
 
 describe("which items need a person", () => {
   it("a payment held without an order does; one the plugin will refund by itself does not yet", () => {
     expect(needsPerson(item())).toBe(true)
-    expect(needsPerson(item({ detail: plan("scheduled", { next_attempt_at: "2026-11-28T10:11:00Z" }) }))).toBe(false)
-    expect(needsPerson(item({ detail: plan("refunding") }))).toBe(false)
-    expect(needsPerson(item({ detail: plan("refunded") }))).toBe(false)
+    expect(needsPerson(item({ ...plan("scheduled", { next_attempt_at: "2026-11-28T10:11:00Z" }) }))).toBe(false)
+    expect(needsPerson(item({ ...plan("refunding") }))).toBe(false)
+    expect(needsPerson(item({ ...plan("refunded") }))).toBe(false)
   })
 
   it("a refund PayLater kept refusing, or that no registration may send, does", () => {
-    expect(needsPerson(item({ detail: plan("stopped", { tries: 6, last_error: "too early" }) }))).toBe(true)
-    expect(needsPerson(item({ detail: plan("held", { last_error: 'its PayLater registration "b" is no longer configured' }) }))).toBe(true)
+    expect(needsPerson(item({ ...plan("stopped", { tries: 6, last_error: "too early" }) }))).toBe(true)
+    expect(needsPerson(item({ ...plan("held", { last_error: 'its PayLater registration "b" is no longer configured' }) }))).toBe(true)
   })
 
   it("an automatic refund without an answer is told by its own refund item, not twice", () => {
-    expect(needsPerson(item({ detail: plan("outcome_unknown") }))).toBe(false)
+    expect(needsPerson(item({ ...plan("outcome_unknown") }))).toBe(false)
     expect(needsPerson(item({ kind: "refund_outcome_unknown", detail: { refund_attempt_id: "r1" } }))).toBe(true)
   })
 
@@ -85,10 +92,10 @@ describe("the words", () => {
     expect(held.case).toBe("paid_without_order_held")
     expect(held.description).toMatch(/120\.00 QAR.*held for a person.*Place the order by hand, or refund it/)
     expect(held.url).toBe(`${ADMIN}/settings/paylater`)
-    const refused = itemNotice(item({ detail: plan("stopped", { tries: 6, last_error: "x" }) }), ADMIN)
+    const refused = itemNotice(item({ ...plan("stopped", { tries: 6, last_error: "x" }) }), ADMIN)
     expect(refused.case).toBe("refund_refused")
     expect(refused.description).toMatch(/refused its automatic refund 6 times/)
-    const unrouted = itemNotice(item({ detail: plan("held", { last_error: 'its PayLater registration "b" is no longer configured in medusa-config' }) }), ADMIN)
+    const unrouted = itemNotice(item({ ...plan("held", { last_error: 'its PayLater registration "b" is no longer configured in medusa-config' }) }), ADMIN)
     expect(unrouted.case).toBe("refund_not_routable")
     expect(unrouted.description).toMatch(/registration "b" is no longer configured/)
     const halfMade = itemNotice(item({ kind: "mismatch", order_id: "order_1", detail: null }), ADMIN)
@@ -148,7 +155,7 @@ describe("the hourly bound", () => {
   })
 
   it("items that do not need a person are left out and take no budget", () => {
-    const plans = planItemNotices([item({ id: "a", detail: plan("scheduled") }), item({ id: "b", status: "resolved" }), item({ id: "c" })], 0, ADMIN, now)
+    const plans = planItemNotices([item({ id: "a", ...plan("scheduled") }), item({ id: "b", status: "resolved" }), item({ id: "c" })], 0, ADMIN, now)
     expect(plans.map((p) => p.notice.key)).toEqual(["attention:c"])
   })
 

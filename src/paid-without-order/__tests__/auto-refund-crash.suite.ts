@@ -25,11 +25,15 @@ function setup(refundedByGuard: string) {
     session_id: "payses_1",
     payment_id: "pay_1",
     cart_id: "cart_1",
-    detail: { auto_refund: { state: "refunding", tries: 0, next_attempt_at: startedAt, last_error: null } },
+    detail: {},
+    refund_state: "refunding",
+    refund_tries: 0,
+    refund_next_at: startedAt,
+    refund_error: null,
   }
   const ledger = {
     listPayLaterAttentions: jest.fn(async () => [item]),
-    updatePayLaterAttentions: jest.fn(async (update: { detail: unknown }) => Object.assign(item, update)),
+    updatePayLaterAttentions: jest.fn(async (update: Record<string, unknown>) => Object.assign(item, update)),
     resolveAttention: jest.fn(async () => undefined),
     refundedAmount: jest.fn(async () => refundedByGuard),
   }
@@ -56,7 +60,7 @@ describe("automatic refund after a crash between PayLater's acceptance and the p
     const results = await runPaidWithoutOrderRefunds(container, { now: NOW })
     expect(results).toEqual([{ id: "platt_1", outcome: "refunded" }])
     expect(ledger.resolveAttention).toHaveBeenCalledWith("platt_1", expect.objectContaining({ resolution: "refunded" }))
-    expect((item.detail.auto_refund as { state: string }).state).toBe("refunded")
+    expect(item.refund_state).toBe("refunded")
   })
 
   it("still leaves it to a person (outcome unknown) when the guard has no accepted refund", async () => {
@@ -64,6 +68,6 @@ describe("automatic refund after a crash between PayLater's acceptance and the p
     const results = await runPaidWithoutOrderRefunds(container, { now: NOW })
     expect(results).toEqual([{ id: "platt_1", outcome: "outcome_unknown" }])
     expect(ledger.resolveAttention).not.toHaveBeenCalled()
-    expect((item.detail.auto_refund as { state: string }).state).toBe("outcome_unknown")
+    expect(item.refund_state).toBe("outcome_unknown")
   })
 })

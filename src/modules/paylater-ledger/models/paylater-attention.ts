@@ -1,4 +1,5 @@
 import { model } from "@medusajs/framework/utils"
+import { AUTO_REFUND_STATES } from "../types"
 
 /**
  * A PayLater payment that needs a person: the list on Settings → PayLater. Generic on purpose: `kind`
@@ -27,6 +28,14 @@ export const PayLaterAttention = model
     resolved_at: model.dateTime().nullable(),
     /** When the merchant was told through Medusa's Notification Module (src/notifications); null: not yet. */
     notified_at: model.dateTime().nullable(),
+    /**
+     * The automatic refund's plan (money-plan/refund-plan.ts, types.ts RefundPlanColumns): null
+     * state on items that have none. Columns, not `detail`: the completion guard and the job read it.
+     */
+    refund_state: model.enum([...AUTO_REFUND_STATES]).nullable(),
+    refund_tries: model.number().default(0),
+    refund_next_at: model.dateTime().nullable(),
+    refund_error: model.text().nullable(),
     /**
      * When the automatic refund next has work on this item (refund-plan.ts `refundDueAt`): its next
      * try, or when a started refund counts as abandoned. Null when it waits for nothing (held,

@@ -52,6 +52,10 @@ export class AttentionList extends Attempts {
         order_id: input.order_id ?? null,
         cart_id: input.cart_id ?? null,
         detail: input.detail ?? null,
+        refund_state: input.refund_state ?? null,
+        refund_tries: input.refund_tries ?? 0,
+        refund_next_at: input.refund_next_at ?? null,
+        refund_error: input.refund_error ?? null,
         refund_due_at: input.refund_due_at ?? null,
         decided_at: new Date(),
       },
@@ -73,7 +77,6 @@ export class AttentionList extends Attempts {
       sharedContext
     )) as unknown as AttentionRecord[]
     for (const item of open) {
-      const plan = item.detail?.auto_refund as Record<string, unknown> | undefined
       await this.updatePayLaterAttentions(
         {
           id: item.id,
@@ -82,8 +85,10 @@ export class AttentionList extends Attempts {
           resolution_note: note,
           resolved_by: null,
           resolved_at: new Date(),
+          // Any automatic refund still waiting stops: the money is the order's.
           refund_due_at: null,
-          ...(plan ? { detail: { ...item.detail, auto_refund: { ...plan, state: "stopped", next_attempt_at: null } } } : {}),
+          refund_next_at: null,
+          ...(item.refund_state ? { refund_state: "stopped" as const } : {}),
         },
         sharedContext
       )
