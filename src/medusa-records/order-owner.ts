@@ -2,7 +2,8 @@ import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import type { AttemptRecord } from "../modules/paylater-ledger/ledger-port"
 import { ledgerModuleOf } from "../modules/paylater-ledger/resolve"
-import { decideOwner, ownerSentence, type CollectionMoney, type Owner } from "../modules/paylater-ledger/whose-money"
+import { decideOwner, type CollectionMoney, type Owner } from "../modules/paylater-ledger/whose-money"
+import { heldNote } from "../modules/paylater-ledger/money-plan"
 import { ownersOf } from "./owners"
 import { PAYLATER_PROVIDER } from "./session"
 import { attemptOfPayment } from "./payment-attempt"
@@ -107,7 +108,7 @@ async function recordOwner(
     if ((await finishPlacedOrder(container, row, placed)) === null) return undefined
   }
   const recorded = await ledger.recordOrderOwner(row.paylater_order_id, { order_id: owner.order_id, payment_id: owner.payment_id })
-  await ledger.closeAttentionOfAttempt(row.paylater_order_id, `${ownerSentence(owner)} Nothing refunded.`)
+  await ledger.closeAttentionOfAttempt(row.paylater_order_id, heldNote(owner))
   return recorded
 }
 

@@ -1,5 +1,5 @@
 import { MathBN, Modules } from "@medusajs/framework/utils"
-import type { MedusaContainer } from "@medusajs/framework/types"
+import type { BigNumberInput, MedusaContainer } from "@medusajs/framework/types"
 import type { AttemptRecord } from "../modules/paylater-ledger/ledger-port"
 import type { MoneyFacts } from "../modules/paylater-ledger/money-plan"
 import type { PayLaterLedgerModuleService } from "../modules/paylater-ledger/service"
@@ -24,15 +24,29 @@ async function completionBlockedByRefund(container: MedusaContainer, paylaterOrd
 /**
  * Whether any of an attempt's money went back to the shopper, or may have: a refund PayLater
  * accepted, one sent whose answer is unknown (it may have been paid out), or the list's plan or
- * resolution saying so. Read from the plugin's own tables only, never from Medusa's session data.
+ * resolution saying so; and whether PayLater gave back all of it (`amount`, the attempt's). Read
+ * from the plugin's own tables only, never from Medusa's session data.
  */
-export async function moneyGivenBack(container: MedusaContainer, ledger: PayLaterLedgerModuleService, paylaterOrderId: string): Promise<boolean> {
+async function refundFactsOf(
+  container: MedusaContainer,
+  ledger: PayLaterLedgerModuleService,
+  paylaterOrderId: string,
+  amount: BigNumberInput | null
+): Promise<{ given_back: boolean; refunded_in_full: boolean }> {
   const [refunded, unanswered, blocked] = await Promise.all([
     ledger.refundedAmount(paylaterOrderId),
     ledger.listPayLaterRefundAttempts({ paylater_order_id: paylaterOrderId, status: ["pending", "unknown"] }, { take: 1, select: ["id"] }),
     completionBlockedByRefund(container, paylaterOrderId),
   ])
-  return MathBN.gt(refunded, 0) || unanswered.length > 0 || blocked
+  return {
+    given_back: MathBN.gt(refunded, 0) || unanswered.length > 0 || blocked,
+    refunded_in_full: amount !== null && MathBN.gt(refunded, 0) && MathBN.gte(refunded, amount),
+  }
+}
+
+/** Whether any of an attempt's money went back, or may have (refundFactsOf): it can then never become an order. */
+export async function moneyGivenBack(container: MedusaContainer, ledger: PayLaterLedgerModuleService, paylaterOrderId: string): Promise<boolean> {
+  return (await refundFactsOf(container, ledger, paylaterOrderId, null)).given_back
 }
 
 /**
@@ -50,10 +64,10 @@ async function medusaSessionOf(container: MedusaContainer, row: AttemptRecord): 
 
 /** The facts the money plan is decided from, read now (callers hold the money's locks). */
 export async function moneyFactsOf(container: MedusaContainer, ledger: PayLaterLedgerModuleService, row: AttemptRecord, now: Date): Promise<MoneyFacts> {
-  const [owner, givenBack, session] = await Promise.all([
+  const [owner, refunds, session] = await Promise.all([
     whoseMoney(container, row, now),
-    moneyGivenBack(container, ledger, row.paylater_order_id),
+    refundFactsOf(container, ledger, row.paylater_order_id, row.amount),
     medusaSessionOf(container, row),
   ])
-  return { owner, given_back: givenBack, medusa_session: session }
+  return { owner, ...refunds, medusa_session: session }
 }

@@ -7,7 +7,8 @@ import type { PayLaterLedgerModuleService } from "../modules/paylater-ledger/ser
 import type { AttentionRecord } from "../modules/paylater-ledger/types"
 import { sendGuardedRefund } from "../providers/paylater/refund-guard"
 import { CartBusyError, underCartMoneyLocks } from "../money-plan/cart-locks"
-import { whoseMoney } from "../medusa-records/order-owner"
+import { planMoney } from "../modules/paylater-ledger/money-plan"
+import { moneyFactsOf } from "../money-plan/facts"
 import { ownerSentence } from "../modules/paylater-ledger/whose-money"
 import { notRefundableMessage, registrationOfItem, whyNotRefundable } from "./item-registration"
 import { planSentence } from "./listing"
@@ -126,21 +127,30 @@ async function refundOne(container: MedusaContainer, ledger: PayLaterLedgerModul
   if (!item || item.status !== "open" || !plan || !isDue(plan, now)) {
     return "skipped"
   }
-  // Whose money it is, decided now, under the cart's locks: no completion can change it meanwhile.
+  // The money plan's list step, decided now under the cart's locks: no completion can change it meanwhile.
   const row = item.paylater_order_id ? await ledger.findAttempt(item.paylater_order_id) : null
-  const owner = row ? await whoseMoney(container, row, now) : null
-  if (owner?.owner === "this_order") {
-    // An order holds this very payment (a retried completion placed it): it is the order's, never refunded.
-    await ledger.closeAttentionOfAttempt(row!.paylater_order_id, `${ownerSentence(owner)} Nothing refunded.`)
-    return "order_placed"
+  const facts = row ? await moneyFactsOf(container, ledger, row, now) : null
+  const step = facts ? planMoney(facts).list : null
+  switch (step?.step) {
+    case "close_held":
+      // An order holds this very payment (a retried completion placed it): it is the order's, never refunded.
+      await ledger.closeAttentionOfAttempt(row!.paylater_order_id, step.note)
+      return "order_placed"
+    case "wait":
+      // An order was placed this minute: the next run decides (the plan stays due).
+      return "retry_later"
+    case "none":
+      // The ledger does not hold it as paid: nothing is sent back on the list's word alone; a person looks.
+      await savePlan(ledger, item, { ...plan, state: "held", next_attempt_at: null, last_error: step.note })
+      logger.warn(`PayLater: ${logRef(item.paylater_order_id)} is listed but its ledger row is not paid; not refunded automatically, held for a person`)
+      return "stopped"
+    case "close_refunded":
+      // Refunded already (Medusa's own completion refunds when it fails late enough, or an operator did).
+      await applyMoneyPlanAfterRefund(container, item.paylater_order_id!, now)
+      return finish(ledger, item, { ...plan, state: "refunded", next_attempt_at: null }, "Refunded in full already; nothing more sent to PayLater.")
   }
-  if (owner?.owner === "cannot_tell") {
-    // An order was placed this minute: the next run decides (the plan stays due).
-    return "retry_later"
-  }
-  if (item.paylater_order_id && item.amount && MathBN.gte(await ledger.refundedAmount(item.paylater_order_id), item.amount)) {
-    // Refunded already (Medusa's own completion refunds when it fails late enough, or an operator did).
-    await applyMoneyPlanAfterRefund(container, item.paylater_order_id, now)
+  if (!row && item.paylater_order_id && item.amount && MathBN.gte(await ledger.refundedAmount(item.paylater_order_id), item.amount)) {
+    // No ledger row (an item that is its own record): the refund guard's sum alone says it went back.
     return finish(ledger, item, { ...plan, state: "refunded", next_attempt_at: null }, "Refunded in full already; nothing more sent to PayLater.")
   }
   const unrouted = await whyNotRefundable(container, ledger, item)
@@ -169,7 +179,7 @@ async function refundOne(container: MedusaContainer, ledger: PayLaterLedgerModul
     ledger,
     item,
     { ...plan, state: "refunded", tries: plan.tries + 1, next_attempt_at: null },
-    `Refunded ${item.amount} QAR in full automatically. ${owner ? ownerSentence(owner) : "No order holds this payment."}`
+    `Refunded ${item.amount} QAR in full automatically. ${facts ? ownerSentence(facts.owner) : "No order holds this payment."}`
   )
 }
 

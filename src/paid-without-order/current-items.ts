@@ -1,10 +1,10 @@
-import { MathBN } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { whoseMoney } from "../medusa-records/order-owner"
 import type { AttemptRecord } from "../modules/paylater-ledger/ledger-port"
+import { planMoney, refundedInFullNote, type MoneyFacts } from "../modules/paylater-ledger/money-plan"
 import { ledgerModuleOf } from "../modules/paylater-ledger/resolve"
 import type { AttentionRecord } from "../modules/paylater-ledger/types"
-import { ownerSentence, type Owner } from "../modules/paylater-ledger/whose-money"
+import type { Owner } from "../modules/paylater-ledger/whose-money"
+import { moneyFactsOf } from "../money-plan/facts"
 
 /** Items about PayLater money no order holds: the ones the owner decision can close. */
 const MONEY_KINDS = new Set(["paid_without_order", "orphaned"])
@@ -15,29 +15,11 @@ export interface CurrentItem {
   owner: Owner | null
 }
 
-/** What one open money item is, decided now (pure: the rule of the list as a view). */
-export type ItemStep =
-  /** An order came to hold its payment: off the list, nothing refunded. */
-  | { step: "close_held"; note: string }
-  /** PayLater refunded it in full (from the order page, the list or the automatic refund). */
-  | { step: "close_refunded"; note: string }
-  /** Still money no order holds (or whose owner cannot be told yet): stays listed. */
-  | { step: "keep" }
-
-export function itemStep(item: Pick<AttentionRecord, "amount">, owner: Owner, refunded: string | null): ItemStep {
-  if (owner.owner === "this_order") return { step: "close_held", note: `${ownerSentence(owner)} Nothing refunded.` }
-  if (item.amount && refunded !== null && MathBN.gte(refunded, item.amount)) {
-    return { step: "close_refunded", note: `Refunded ${item.amount} QAR in full at PayLater.` }
-  }
-  return { step: "keep" }
-}
-
 /** What the view reads and writes; the app binds it to the ledger and Medusa's records. */
 export interface ItemPorts {
   rowsOf(paylaterOrderIds: string[]): Promise<AttemptRecord[]>
-  whoseMoney(row: AttemptRecord): Promise<Owner>
-  /** What PayLater refunded of the attempt, as the refund guard recorded it. */
-  refundedAmount(paylaterOrderId: string): Promise<string>
+  /** The money plan's facts of the attempt, read now (money-plan/facts.ts). */
+  factsOf(row: AttemptRecord): Promise<MoneyFacts>
   closeHeld(paylaterOrderId: string, note: string): Promise<void>
   resolveRefunded(itemId: string, note: string): Promise<AttentionRecord>
   reread(itemId: string): Promise<AttentionRecord | undefined>
@@ -48,8 +30,7 @@ function itemPortsOf(container: MedusaContainer): ItemPorts | null {
   if (!ledger) return null
   return {
     rowsOf: async (ids) => (await ledger.listPayLaterAttempts({ paylater_order_id: ids })) as unknown as AttemptRecord[],
-    whoseMoney: (row) => whoseMoney(container, row),
-    refundedAmount: (id) => ledger.refundedAmount(id),
+    factsOf: (row) => moneyFactsOf(container, ledger, row, new Date()),
     closeHeld: async (id, note) => {
       await ledger.closeAttentionOfAttempt(id, note)
     },
@@ -61,9 +42,9 @@ function itemPortsOf(container: MedusaContainer): ItemPorts | null {
 /**
  * Settings → PayLater's list as a view of the ledger: an item about money without an order stays
  * open exactly while its attempt is paid, held by no order, not refunded in full and not resolved by
- * a person. Each open one is decided again now (whoseMoney): one an order came to hold closes with
- * that note, one refunded in full (e.g. from the order page) closes as refunded. Nothing shown or
- * offered comes from facts read when the item was first listed.
+ * a person. Each open one is decided again now by the money plan's list step (planMoney): one an
+ * order came to hold closes with that note, one refunded in full (e.g. from the order page) closes
+ * as refunded. Nothing shown or offered comes from facts read when the item was first listed.
  */
 export async function currentItems(container: MedusaContainer, items: AttentionRecord[]): Promise<CurrentItem[]> {
   const ports = itemPortsOf(container)
@@ -108,19 +89,19 @@ export async function currentItemsWith(ports: ItemPorts, items: AttentionRecord[
       current.push({ item, owner: null })
       continue
     }
-    const owner = await ports.whoseMoney(row)
-    // The refunded sum matters only when no order holds the payment.
-    const refunded = owner.owner === "this_order" || !item.amount ? null : await ports.refundedAmount(row.paylater_order_id)
-    const step = itemStep(item, owner, refunded)
+    const facts = await ports.factsOf(row)
+    const { owner } = facts
+    const step = planMoney(facts).list
     switch (step.step) {
       case "close_held":
         await ports.closeHeld(row.paylater_order_id, step.note)
         current.push({ item: (await ports.reread(item.id)) ?? item, owner })
         break
       case "close_refunded":
-        current.push({ item: await ports.resolveRefunded(item.id, step.note), owner })
+        current.push({ item: await ports.resolveRefunded(item.id, refundedInFullNote(item.amount)), owner })
         break
-      case "keep":
+      default:
+        // Still listed: refundable, waiting for an order being placed, or (a row not paid) left to a person.
         current.push({ item, owner })
     }
   }

@@ -5,7 +5,8 @@ import type { AttentionRecord } from "../modules/paylater-ledger/types"
 import type { PaidWithoutOrderPolicy } from "../providers/paylater/options"
 import { configuredRegistrations, registrationIdOf } from "../medusa-records/registrations"
 import { ownersOf } from "../medusa-records/owners"
-import { whoseMoney } from "../medusa-records/order-owner"
+import { planMoney } from "../modules/paylater-ledger/money-plan"
+import { moneyFactsOf } from "../money-plan/facts"
 import { ownerSentence, paymentIsForAttempt } from "../modules/paylater-ledger/whose-money"
 import { attemptOfPayment, recordedPaymentOf } from "../medusa-records/payment-attempt"
 import { dedupeKeyOf, planColumns, planFor, type AutoRefund } from "../money-plan/refund-plan"
@@ -60,7 +61,7 @@ export interface PaidAttempt {
 
 /**
  * Lists one paid attempt without an order (idempotent: the same PayLater order gives the same row).
- * The one gate to the list, decided now by the owner decision (whoseMoney): money an order holds is
+ * The one gate to the list, decided now by the money plan's list step (planMoney over whoseMoney): money an order holds is
  * never listed; when the cart is an order held by another payment (PayLater's or another method's)
  * this one is the extra: the shopper paid twice. While the owner cannot be told yet (an order being
  * placed this second) it is listed too: the list re-decides when it is read and when it acts.
@@ -69,8 +70,11 @@ export async function flagPaidAttempt(container: MedusaContainer, paid: PaidAtte
   const ledger = ledgerModuleOf(container)
   if (!ledger) return null
   const row = await ledger.findAttempt(paid.paylater_order_id)
-  const owner = row ? await whoseMoney(container, row) : ({ owner: "no_order" } as const)
-  if (owner.owner === "this_order" || owner.owner === "not_paid") return null
+  const facts = row ? await moneyFactsOf(container, ledger, row, new Date()) : null
+  const owner = facts?.owner ?? ({ owner: "no_order" } as const)
+  // The money plan's list step is the gate: money an order holds, or that nobody was paid, is never listed.
+  const step = facts ? planMoney(facts).list.step : "refundable"
+  if (step === "close_held" || step === "none") return null
   if (owner.owner === "extra") {
     const cartId = paid.cart_id ?? row?.cart_id ?? null
     paid = {

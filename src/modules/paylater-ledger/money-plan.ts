@@ -6,7 +6,7 @@
  * status. So every money decision is a plan over both records, and one executor
  * (src/money-plan/apply.ts) makes Medusa's side match it. Pure: facts in, plan out.
  */
-import type { Owner } from "./whose-money"
+import { ownerSentence, type Owner } from "./whose-money"
 
 /** Medusa's session statuses its cart completion takes (validateCartPaymentsStep). */
 export const PROCESSABLE_SESSION_STATUSES = ["pending", "requires_more", "authorized", "captured", "pending_authorization"]
@@ -20,7 +20,25 @@ export interface MoneyFacts {
   given_back: boolean
   /** The Medusa session the attempt's money was recorded on, as Medusa holds it now; null when none. */
   medusa_session: { id: string; status: string } | null
+  /** PayLater refunded all of it (the refund guard's accepted refunds cover the attempt's amount). */
+  refunded_in_full: boolean
 }
+
+/**
+ * What Settings → PayLater's list must say about this money: the ledger's side of the plan. Listing,
+ * the list's re-decision, the automatic refund and the refund from the list all act on it.
+ */
+export type ListStep =
+  /** PayLater has not said paid: nobody's money, nothing to list or refund. */
+  | { step: "none"; note: string }
+  /** An order holds it: off the list, never refunded from it (the order's refund is the order page's). */
+  | { step: "close_held"; note: string }
+  /** PayLater gave all of it back: off the list as refunded, nothing more to send. */
+  | { step: "close_refunded"; note: string }
+  /** An order is being placed now and may hold it: listed, nothing refunded until it can be told. */
+  | { step: "wait"; note: string }
+  /** Money no order holds, or extra beside the order's: listed, to go back (the merchant's option or a person). */
+  | { step: "refundable" }
 
 export interface MoneyPlan {
   /**
@@ -32,9 +50,34 @@ export interface MoneyPlan {
   may_become_order: boolean
   /** One line for logs and the person who looks. */
   why: string
+  list: ListStep
+}
+
+/** The list's note when an order holds the money: written wherever that closes an item. */
+export const heldNote = (owner: Extract<Owner, { owner: "this_order" }>) => `${ownerSentence(owner)} Nothing refunded.`
+
+/** The list's note when PayLater gave all of it back (the item's amount when it names one). */
+export const refundedInFullNote = (amount?: string | null) => (amount ? `Refunded ${amount} QAR in full at PayLater.` : "Refunded in full at PayLater.")
+
+function listStepOf(owner: Owner, refundedInFull: boolean): ListStep {
+  switch (owner.owner) {
+    case "not_paid":
+      return { step: "none", note: `${ownerSentence(owner)} Nothing refunded.` }
+    case "this_order":
+      return { step: "close_held", note: heldNote(owner) }
+    case "cannot_tell":
+      return { step: "wait", note: ownerSentence(owner) }
+    case "extra":
+    case "no_order":
+      return refundedInFull ? { step: "close_refunded", note: refundedInFullNote() } : { step: "refundable" }
+  }
 }
 
 export function planMoney(facts: MoneyFacts): MoneyPlan {
+  return { ...medusaSideOf(facts), list: listStepOf(facts.owner, facts.refunded_in_full) }
+}
+
+function medusaSideOf(facts: MoneyFacts): Omit<MoneyPlan, "list"> {
   const { owner, given_back: givenBack, medusa_session: session } = facts
   switch (owner.owner) {
     case "not_paid":

@@ -1,7 +1,8 @@
+import { MathBN } from "@medusajs/framework/utils"
 import type { AttemptRecord } from "../../modules/paylater-ledger/ledger-port"
 import type { AttentionRecord } from "../../modules/paylater-ledger/types"
 import { decideOwner, OWNER_SETTLES_WITHIN_MS, type CollectionMoney } from "../../modules/paylater-ledger/whose-money"
-import { currentItemsWith, itemStep, type ItemPorts } from "../current-items"
+import { currentItemsWith, type ItemPorts } from "../current-items"
 
 /**
  * Settings → PayLater's list as a view of the ledger, behind ports: an in-memory ledger, Medusa's
@@ -28,8 +29,13 @@ function world(rows: AttemptRecord[], money: Record<string, CollectionMoney | nu
   const writes: string[] = []
   const ports: ItemPorts = {
     rowsOf: async (ids) => rows.filter((r) => ids.includes(r.paylater_order_id)),
-    whoseMoney: async (r) => decideOwner(r, money[r.paylater_order_id] ?? null, NOW),
-    refundedAmount: async (id) => refunded[id] ?? "0",
+    // The facts as money-plan/facts.ts reads them: the real owner decision, the refund guard's sum.
+    factsOf: async (r) => ({
+      owner: decideOwner(r, money[r.paylater_order_id] ?? null, NOW),
+      given_back: MathBN.gt(refunded[r.paylater_order_id] ?? "0", 0),
+      refunded_in_full: MathBN.gte(refunded[r.paylater_order_id] ?? "0", "360.00"),
+      medusa_session: null,
+    }),
     closeHeld: async (id, note) => {
       writes.push(`closeHeld ${id}`)
       for (const i of items.values()) {
@@ -111,12 +117,5 @@ describe("the attention list as a view of the ledger", () => {
       ["open", null],
     ])
     expect(w.writes).toEqual([])
-  })
-
-  it("itemStep: the rule alone", () => {
-    const owner = decideOwner(row("ps_1"), null, NOW)
-    expect(itemStep({ amount: "360.00" }, owner, "0")).toEqual({ step: "keep" })
-    expect(itemStep({ amount: "360.00" }, owner, "360.00")).toMatchObject({ step: "close_refunded" })
-    expect(itemStep({ amount: null }, owner, null)).toEqual({ step: "keep" })
   })
 })

@@ -6,7 +6,13 @@ const extra: Owner = { owner: "extra", order_id: "order_1", held_by: "paylater" 
 const mine: Owner = { owner: "this_order", order_id: "order_1", payment_id: "pay_1", recorded: true, medusa_holds: true }
 const unsure: Owner = { owner: "cannot_tell", order_id: "order_1", until: new Date("2026-11-28T12:05:00Z") }
 
-const facts = (over: Partial<MoneyFacts>): MoneyFacts => ({ owner: noOrder, given_back: false, medusa_session: { id: "ps_1", status: "authorized" }, ...over })
+const facts = (over: Partial<MoneyFacts>): MoneyFacts => ({
+  owner: noOrder,
+  given_back: false,
+  medusa_session: { id: "ps_1", status: "authorized" },
+  refunded_in_full: false,
+  ...over,
+})
 
 describe("planMoney: Medusa's records follow the ledger", () => {
   it("money given back (in full or in part) that no order holds: Medusa's session is retired and no order may take it", () => {
@@ -40,5 +46,28 @@ describe("planMoney: Medusa's records follow the ledger", () => {
   it("while an order is being placed, or before PayLater said paid, nothing changes and nothing completes", () => {
     expect(planMoney(facts({ owner: unsure, given_back: true }))).toMatchObject({ retire_session: null, may_become_order: false })
     expect(planMoney(facts({ owner: { owner: "not_paid" }, given_back: true }))).toMatchObject({ retire_session: null, may_become_order: false })
+  })
+})
+
+describe("planMoney: the list's side (Settings → PayLater), one decision for every road that acts on it", () => {
+  it("money an order holds closes its item, nothing refunded, whatever went back", () => {
+    for (const given_back of [false, true]) {
+      const { list } = planMoney(facts({ owner: mine, given_back, refunded_in_full: given_back }))
+      expect(list).toEqual({ step: "close_held", note: expect.stringMatching(/^Order order_1 holds this payment .* Nothing refunded\.$/) })
+    }
+  })
+
+  it("money no order holds, or extra beside the order's, is refundable until PayLater gave all of it back", () => {
+    for (const owner of [noOrder, extra]) {
+      expect(planMoney(facts({ owner })).list).toEqual({ step: "refundable" })
+      expect(planMoney(facts({ owner, given_back: true })).list).toEqual({ step: "refundable" })
+      expect(planMoney(facts({ owner, given_back: true, refunded_in_full: true })).list).toMatchObject({ step: "close_refunded" })
+    }
+  })
+
+  it("while an order is being placed nothing is refunded, and unpaid money is nobody's", () => {
+    expect(planMoney(facts({ owner: unsure })).list).toMatchObject({ step: "wait", note: expect.stringContaining("order_1") })
+    expect(planMoney(facts({ owner: unsure, refunded_in_full: true })).list).toMatchObject({ step: "wait" })
+    expect(planMoney(facts({ owner: { owner: "not_paid" } })).list).toMatchObject({ step: "none" })
   })
 })

@@ -6,7 +6,8 @@ import { sendRefund } from "../../../../../../paid-without-order/auto-refund"
 import { notRefundableMessage, whyNotRefundable } from "../../../../../../paid-without-order/item-registration"
 import { requireLedgerModule, attentionItem, canRefund, loadAttention } from "../../attention"
 import { CartBusyError, underCartMoneyLocks } from "../../../../../../money-plan/cart-locks"
-import { whoseMoney } from "../../../../../../medusa-records/order-owner"
+import { planMoney, refundedInFullNote } from "../../../../../../modules/paylater-ledger/money-plan"
+import { moneyFactsOf } from "../../../../../../money-plan/facts"
 import { ownerSentence } from "../../../../../../modules/paylater-ledger/whose-money"
 import type { AttentionRecord } from "../../../../../../modules/paylater-ledger/types"
 import { applyMoneyPlanAfterRefund } from "../../../../../../money-plan/apply"
@@ -30,19 +31,25 @@ const MONEY_KINDS = ["paid_without_order", "orphaned"]
 class RefundRefused extends Error {}
 
 /**
- * Whose money the item's payment is, decided again now under the cart's locks: money an order holds
- * (or may hold: an order placed this minute) is never refunded from the list.
+ * The money plan's list step, decided again now under the cart's locks: money an order holds (or
+ * may hold: an order placed this minute) is never refunded from the list, nor money PayLater
+ * already gave back in full.
  */
 async function refusalFor(container: MedusaContainer, item: AttentionRecord): Promise<string | null> {
   const ledger = requireLedgerModule(container)
   const row = item.paylater_order_id && MONEY_KINDS.includes(item.kind) ? await ledger.findAttempt(item.paylater_order_id) : null
-  const owner = row ? await whoseMoney(container, row) : null
-  if (owner?.owner === "this_order") {
-    await ledger.closeAttentionOfAttempt(row!.paylater_order_id, `${ownerSentence(owner)} Nothing refunded.`)
-    return `${ownerSentence(owner)} It is the order's money and is not refunded from this list; refund it from the order if the shopper should get it back.`
+  const facts = row ? await moneyFactsOf(container, ledger, row, new Date()) : null
+  const step = facts ? planMoney(facts).list : null
+  if (step?.step === "close_held") {
+    await ledger.closeAttentionOfAttempt(row!.paylater_order_id, step.note)
+    return `${ownerSentence(facts!.owner)} It is the order's money and is not refunded from this list; refund it from the order if the shopper should get it back.`
   }
   if (item.status !== "open") return `This item was already resolved (${item.resolution}); nothing was refunded. Reload Settings → PayLater.`
-  if (owner?.owner === "cannot_tell" || owner?.owner === "not_paid") return `${ownerSentence(owner)} Nothing was refunded; try again in a few minutes.`
+  if (step?.step === "close_refunded") {
+    await ledger.resolveAttention(item.id, { resolution: "refunded", note: refundedInFullNote(item.amount) })
+    return "PayLater has refunded this payment in full already; nothing more was refunded."
+  }
+  if (step?.step === "wait" || step?.step === "none") return `${ownerSentence(facts!.owner)} Nothing was refunded; try again in a few minutes.`
   return null
 }
 
