@@ -24,7 +24,7 @@ export default defineMiddlewares({
     },
     {
       // Medusa's own cart completion, when its workflow engine abandons the run part-way: the run's
-      // rollback finished before the error answer (settlement/abandoned-completion.ts).
+      // rollback finished before the error answer (medusa-effects/abandoned-completion.ts).
       matcher: "/store/carts/:id/complete",
       method: ["POST"],
       middlewares: [finishAbandonedStoreCompletion],

@@ -68,7 +68,7 @@ export async function readPayLaterSession(
   const payment = container.resolve(Modules.PAYMENT)
   const select = ["id", "status", "provider_id", "payment_collection_id"]
   // The collection's live sessions, this one among them, in one query: settlement drops the others
-  // after a paid authorization only when there were any (settlement/medusa-effects.ts
+  // after a paid authorization only when there were any (medusa-effects/settlement-effects.ts
   // dropOtherSessions). A filter through the collection relation, which the typed filter does not
   // declare (hence the cast).
   const listed = await payment.listPaymentSessions({ payment_collection: { payment_sessions: { id: sessionId } } } as never, {

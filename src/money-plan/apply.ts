@@ -1,11 +1,11 @@
-import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { logRef } from "../lib/paylater"
-import { RETIRE_SESSION_CONTEXT_KEY } from "../modules/paylater-ledger/ledger-port"
 import { planMoney, type MoneyPlan } from "../modules/paylater-ledger/money-plan"
 import { ledgerModuleOf } from "../modules/paylater-ledger/resolve"
 import { underCartMoneyLocks } from "./cart-locks"
 import { moneyFactsOf } from "./facts"
+import { retireSession } from "../medusa-effects/retire-session"
 
 /**
  * The one executor of the money plan (modules/paylater-ledger/money-plan.ts): reads the facts,
@@ -26,26 +26,6 @@ export async function applyMoneyPlan(container: MedusaContainer, paylaterOrderId
       .info(`PayLater: ${logRef(paylaterOrderId)}: ${plan.why} Medusa's session ${logRef(plan.retire_session)} is canceled.`)
   }
   return plan
-}
-
-/**
- * Medusa's session set to `canceled`: its cart completion takes only pending, authorized or captured
- * sessions, so no completion road (the storefront's own included) can place an order with it, and a
- * new payment session replaces it as usual. The provider is told not to touch PayLater (context key),
- * since Medusa's update asks the provider first.
- */
-async function retireSession(container: MedusaContainer, sessionId: string): Promise<void> {
-  const payment = container.resolve(Modules.PAYMENT)
-  const [session] = await payment.listPaymentSessions({ id: sessionId }, { select: ["id", "amount", "currency_code", "data", "status"], take: 1 })
-  if (!session) return
-  await payment.updatePaymentSession({
-    id: session.id,
-    amount: session.amount,
-    currency_code: session.currency_code,
-    data: session.data ?? {},
-    status: "canceled",
-    context: { [RETIRE_SESSION_CONTEXT_KEY]: true } as never,
-  })
 }
 
 /** The plan applied under the money's locks, for a caller that holds none (the recovery job). */

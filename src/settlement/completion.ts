@@ -1,9 +1,9 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ledgerModuleOf } from "../modules/paylater-ledger/resolve"
-import { recordOrderOwner } from "../medusa-records/order-owner"
+import { recordOrderOwner } from "../medusa-effects/order-owner"
 import type { PayLaterSessionContext } from "../medusa-records/session"
 import type { AttemptRecord } from "../modules/paylater-ledger/ledger-port"
-import { completePaidCart } from "./medusa-effects"
+import { completePaidCart } from "../medusa-effects/settlement-effects"
 import { crashPoint } from "../faults/crash-point"
 
 export type CompletionOutcome =

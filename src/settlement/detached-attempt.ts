@@ -11,7 +11,7 @@ import { paymentOfAttempt } from "../medusa-records/payment-attempt"
 import { ownersOf } from "../medusa-records/owners"
 import { registrationOfAttempt, warnUnroutedOnce } from "../medusa-records/registrations"
 import type { SettleInput, Settlement } from "./settle"
-import { takeStatusSlot } from "./medusa-effects"
+import { takeStatusSlot } from "../medusa-effects/settlement-effects"
 import { askPayLaterAboutRow } from "./ask-paylater"
 
 function whyDetached(row: AttemptRecord): string {
@@ -88,7 +88,7 @@ async function detachedSlot(
 
 /**
  * The cart of the attempt's collection, written on its row once known. Never the cart's order: only
- * the attempt whose money the order holds gets that (medusa-records/order-owner.ts).
+ * the attempt whose money the order holds gets that (medusa-effects/order-owner.ts).
  */
 async function linkToCart(container: MedusaContainer, row: AttemptRecord): Promise<AttemptRecord> {
   if (!row.payment_collection_id || row.cart_id) return row

@@ -2,7 +2,7 @@ import type { AttemptLinkFields, AttemptRecord } from "../modules/paylater-ledge
 import type { Owner } from "../modules/paylater-ledger/whose-money"
 import type { SettlementSignal } from "../modules/paylater-ledger/attempt-state"
 import type { PayLaterSessionContext } from "../medusa-records/session"
-import type { PlacedOrder } from "../medusa-records/finish-order"
+import type { PlacedOrder } from "../medusa-effects/finish-order"
 import type { CompletionOutcome } from "./completion"
 import type { RowAnswer } from "./ask-paylater"
 import type { PayLaterPaymentSettledData, Settlement, SettleInput } from "./settle"
@@ -41,7 +41,7 @@ export interface SettlementPorts {
   authorize(context: PayLaterSessionContext, signal: string, dropOthers: boolean): Promise<{ payment_id: string | null; authorized_for: string | null }>
   recordOrderCaptures(sessionId: string, orderId: string): Promise<void>
   /**
-   * Medusa's records of a cart's order its completion left half-made (medusa-records/finish-order.ts),
+   * Medusa's records of a cart's order its completion left half-made (medusa-effects/finish-order.ts),
    * under the cart's lock, so never while a completion of the cart is still writing (or rolling back)
    * that order; false when the order is no longer the cart's (a failed completion deleted it
    * meanwhile, or it was never placed by Medusa's stock check and its rollback was finished).
@@ -49,7 +49,7 @@ export interface SettlementPorts {
   finishPlacedOrder(row: AttemptRecord, placed: PlacedOrder & { cart_id: string }): Promise<boolean>
   /**
    * The cart's order rolled back when a failed completion left it unplaced (its managed stock never
-   * reserved, nothing captured on it), under the cart's lock: true then (medusa-records/unplaced-order.ts).
+   * reserved, nothing captured on it), under the cart's lock: true then (medusa-effects/unplaced-order.ts).
    */
   undoUnplacedOrder(placed: { order_id: string; cart_id: string; payment_collection_id: string }): Promise<boolean>
   /**

@@ -8,7 +8,7 @@ import { viewOf } from "../modules/paylater-ledger/attempt-state"
 import { settlePayLaterSession } from "../settlement/settle"
 import { lastStatusOf } from "../activity/attempt-facts"
 import { STATUS_CALL_INTERVAL_SECONDS, statusSlotWithin } from "../limits/status-interval"
-import { takeStatusSlot } from "../settlement/medusa-effects"
+import { takeStatusSlot } from "../medusa-effects/settlement-effects"
 
 /**
  * "Check with PayLater now" for every PayLater session of an order.

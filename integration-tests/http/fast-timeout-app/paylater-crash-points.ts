@@ -34,9 +34,9 @@ import { startCheckout } from "../../helpers/store-client"
 import { ledgerForCart } from "../paylater-link/ledger"
 import { ledgerModuleOf } from "../../../src/modules/paylater-ledger/resolve"
 import { runScheduledJobs } from "../paylater-ledger/clocks"
-import { unfinishedOrderKeyOf } from "../../../src/medusa-records/finish-order"
+import { unfinishedOrderKeyOf } from "../../../src/medusa-effects/finish-order"
 import { OWNER_SETTLES_WITHIN_MS } from "../../../src/modules/paylater-ledger/whose-money"
-import { whoseMoney } from "../../../src/medusa-records/order-owner"
+import { whoseMoney } from "../../../src/medusa-effects/order-owner"
 import { halfMadeOrder as halfMadeOrderIn, orderWithoutPayment as orderWithoutPaymentIn } from "../paylater-crash-points/half-made"
 
 export function crashPoints({ api, getContainer }: SuiteOptions, paylater: SandboxHandle): void {

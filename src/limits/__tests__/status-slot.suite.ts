@@ -1,7 +1,7 @@
 import { asValue } from "@medusajs/framework/awilix"
 import { createMedusaContainer } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { takeStatusSlot } from "../../settlement/medusa-effects"
+import { takeStatusSlot } from "../../medusa-effects/settlement-effects"
 
 describe("takeStatusSlot (one status call per session per interval)", () => {
   it("gives one slot per session per interval; other sessions are not held back", async () => {

@@ -185,7 +185,7 @@ export function completionDue(backoff: CompletionBackoff | null, now: Date): boo
 
 /**
  * Whose money it is: a row holds an order's money once completion recorded, from Medusa's payment
- * record, the order and the payment on it (medusa-records/order-owner.ts, deciding with whose-money.ts). Nothing else writes a row's
+ * record, the order and the payment on it (medusa-effects/order-owner.ts, deciding with whose-money.ts). Nothing else writes a row's
  * `order_id`. Such a row is never listed as paid without an order nor refunded automatically,
  * whatever later happens to sessions, carts or other attempts.
  */

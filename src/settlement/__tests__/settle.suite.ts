@@ -1,7 +1,7 @@
 import type { AttemptRecord } from "../../modules/paylater-ledger/ledger-port"
 import type { Owner } from "../../modules/paylater-ledger/whose-money"
 import type { PayLaterSessionContext } from "../../medusa-records/session"
-import type { PlacedOrder } from "../../medusa-records/finish-order"
+import type { PlacedOrder } from "../../medusa-effects/finish-order"
 import type { RowAnswer } from "../ask-paylater"
 import type { CompletionOutcome } from "../completion"
 import type { SettlementPorts } from "../ports"

@@ -1,11 +1,11 @@
 import type { MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
 import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
-import { finishAbandonedCompletion, isEngineRefusal } from "../../../settlement/abandoned-completion"
+import { finishAbandonedCompletion, isEngineRefusal } from "../../../medusa-effects/abandoned-completion"
 
 /**
  * In front of Medusa's own `POST /store/carts/:id/complete`: when Medusa's workflow engine abandons
  * the route's completion run part-way ("Updating Status ... is not allowed",
- * settlement/abandoned-completion.ts), the run's rollback never runs and it keeps the cart's lock
+ * medusa-effects/abandoned-completion.ts), the run's rollback never runs and it keeps the cart's lock
  * for its 2-minute lease, so no other road (the plugin's settlement of the paid notification, the
  * shopper's return) can undo its order meanwhile. Before the answer leaves, that rollback is
  * finished here, as the plugin's own completion does when it meets the refusal, and the storefront

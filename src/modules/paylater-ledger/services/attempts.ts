@@ -128,7 +128,7 @@ export class Attempts extends PayLaterTables implements AttemptLedger {
 
   /**
    * The order that holds this attempt's money and the Medusa payment it holds it by
-   * (medusa-records/order-owner.ts, decided by whose-money.ts). The only writer of `order_id`.
+   * (medusa-effects/order-owner.ts, decided by whose-money.ts). The only writer of `order_id`.
    */
   @InjectTransactionManager()
   async recordOrderOwner(

@@ -65,7 +65,7 @@ export class AttentionList extends Attempts {
   }
 
   /**
-   * An order came to hold this attempt's money (medusa-records/order-owner.ts): its open items about
+   * An order came to hold this attempt's money (medusa-effects/order-owner.ts): its open items about
    * money without an order close, with the reason as their note and no person named, and any
    * automatic refund still waiting stops. Idempotent.
    */

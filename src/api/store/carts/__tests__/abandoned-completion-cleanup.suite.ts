@@ -1,4 +1,4 @@
-import { isEngineRefusal } from "../../../../settlement/abandoned-completion"
+import { isEngineRefusal } from "../../../../medusa-effects/abandoned-completion"
 import { abandonedCompletionCleanup } from "../abandoned-completion-cleanup"
 
 const REFUSAL = { type: "not_allowed", message: 'Updating Status from "ok" to "temp_failure" is not allowed.' }

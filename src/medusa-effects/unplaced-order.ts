@@ -1,7 +1,7 @@
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { logRef } from "../lib/paylater"
-import { PAYLATER_PROVIDER } from "./session"
+import { PAYLATER_PROVIDER } from "../medusa-records/session"
 
 type Row = Record<string, any>
 

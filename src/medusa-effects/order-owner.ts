@@ -4,9 +4,9 @@ import type { AttemptRecord } from "../modules/paylater-ledger/ledger-port"
 import { ledgerModuleOf } from "../modules/paylater-ledger/resolve"
 import { decideOwner, type CollectionMoney, type Owner } from "../modules/paylater-ledger/whose-money"
 import { heldNote } from "../modules/paylater-ledger/money-plan"
-import { ownersOf } from "./owners"
-import { PAYLATER_PROVIDER } from "./session"
-import { attemptOfPayment } from "./payment-attempt"
+import { ownersOf } from "../medusa-records/owners"
+import { PAYLATER_PROVIDER } from "../medusa-records/session"
+import { attemptOfPayment } from "../medusa-records/payment-attempt"
 import { finishPlacedOrder } from "./finish-order"
 
 /**

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto"
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { undoIfNeverPlaced } from "../medusa-records/unplaced-order"
+import { undoIfNeverPlaced } from "./unplaced-order"
 
 /**
  * A cart completion Medusa's workflow engine abandoned part-way, and what is left of it.

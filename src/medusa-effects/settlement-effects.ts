@@ -9,8 +9,8 @@ import { currentAttemptOf, type PayLaterSessionContext } from "../medusa-records
 import { takeStatusSlotIn } from "../limits/status-slot"
 import { underLockOr } from "./under-lock"
 import type { AttemptRecord } from "../modules/paylater-ledger/ledger-port"
-import { finishPlacedOrder, type PlacedOrder } from "../medusa-records/finish-order"
-import { stockNeverReserved, undoIfNeverPlaced } from "../medusa-records/unplaced-order"
+import { finishPlacedOrder, type PlacedOrder } from "./finish-order"
+import { stockNeverReserved, undoIfNeverPlaced } from "./unplaced-order"
 import { finishAbandonedCompletion, isEngineRefusal } from "./abandoned-completion"
 
 /**
@@ -80,7 +80,7 @@ export async function authorizeUnderLock(
 const COMPLETION_WAIT_SECONDS = 30
 
 /**
- * A cart's order that looks half-made, finished (medusa-records/finish-order.ts) under the cart's
+ * A cart's order that looks half-made, finished (medusa-effects/finish-order.ts) under the cart's
  * own lock: a completion of the cart still running (Medusa's, from any road, on any instance) holds
  * it, so its order is never "finished" while that completion may still fail and roll it back; its
  * outcome is waited for and read instead.

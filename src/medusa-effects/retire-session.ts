@@ -1,0 +1,23 @@
+import { Modules } from "@medusajs/framework/utils"
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { RETIRE_SESSION_CONTEXT_KEY } from "../modules/paylater-ledger/ledger-port"
+
+/**
+ * Medusa's session set to `canceled`: its cart completion takes only pending, authorized or captured
+ * sessions, so no completion road (the storefront's own included) can place an order with it, and a
+ * new payment session replaces it as usual. The provider is told not to touch PayLater (context key),
+ * since Medusa's update asks the provider first.
+ */
+export async function retireSession(container: MedusaContainer, sessionId: string): Promise<void> {
+  const payment = container.resolve(Modules.PAYMENT)
+  const [session] = await payment.listPaymentSessions({ id: sessionId }, { select: ["id", "amount", "currency_code", "data", "status"], take: 1 })
+  if (!session) return
+  await payment.updatePaymentSession({
+    id: session.id,
+    amount: session.amount,
+    currency_code: session.currency_code,
+    data: session.data ?? {},
+    status: "canceled",
+    context: { [RETIRE_SESSION_CONTEXT_KEY]: true } as never,
+  })
+}
