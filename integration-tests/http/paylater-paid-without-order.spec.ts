@@ -263,6 +263,27 @@ integrationTestRunner({
       expect(attempts.map((a) => a.status)).toEqual(["failed", "unknown"])
     })
 
+    it("money PayLater gave back in full by another road is not refunded again from the list: 409, the item closed as refunded", async () => {
+      const { sessionId } = await paidButSoldOut()
+      const item = await listedItem(sessionId)
+      paylater().advanceClock(12 * MINUTE)
+      // Another road refunds it in full (Medusa's payment module, as an operator's tooling would), leaving the item open.
+      const [payment] = await getContainer().resolve(Modules.PAYMENT).listPayments({ payment_session_id: sessionId })
+      await getContainer().resolve(Modules.PAYMENT).refundPayment({ payment_id: payment.id, amount: "360.00" })
+      expect(refundsAt(sessionId)).toEqual([expect.objectContaining({ amount: "360.00", full: true })])
+      expect((await ledgerModule().listPayLaterAttentions({ id: item.id }))[0]).toMatchObject({ status: "open" })
+
+      const again = await api.post(`/admin/paylater/attention/${item.id}/refund`, {}, { ...admin, ...keep })
+      expect(again.status).toBe(409)
+      expect(again.data.message).toMatch(/refunded this payment in full already; nothing more was refunded/)
+      expect(refundsAt(sessionId)).toHaveLength(1)
+      expect((await ledgerModule().listPayLaterAttentions({ id: item.id }))[0]).toMatchObject({
+        status: "resolved",
+        resolution: "refunded",
+        resolution_note: "Refunded 360.00 QAR in full at PayLater.",
+      })
+    })
+
     it("a payment on a link that updatePayment replaced is found by reconciliation and refunded once", async () => {
       const started = await startCheckout(store, { regionId: seed.regionId, variantId: seed.variants.standard.id }, PAYLATER_PROVIDER_ID)
       const session = started.session.ok ? started.session.data.session! : null
