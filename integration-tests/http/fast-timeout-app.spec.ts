@@ -12,6 +12,7 @@ import { neverDropped } from "./fast-timeout-app/paylater-never-dropped"
 import { refundGuard } from "./fast-timeout-app/paylater-refund-guard"
 import { refundedNeverOrdered } from "./fast-timeout-app/paylater-refunded-never-ordered"
 import { halfMadeOrderPaidAgain } from "./fast-timeout-app/paylater-half-made-order-paid-again"
+import { ledger } from "./fast-timeout-app/paylater-ledger"
 
 jest.setTimeout(240_000)
 
@@ -31,6 +32,7 @@ integrationTestRunner({
         "the refund guard and Settings → PayLater": refundGuard,
         "money PayLater gave back is never an order's": refundedNeverOrdered,
         "a half-made order is never paid twice": halfMadeOrderPaidAgain,
+        "every PayLater payment accounted for": ledger,
       },
       paylater
     ),
