@@ -13,6 +13,7 @@ import { refundGuard } from "./fast-timeout-app/paylater-refund-guard"
 import { refundedNeverOrdered } from "./fast-timeout-app/paylater-refunded-never-ordered"
 import { halfMadeOrderPaidAgain } from "./fast-timeout-app/paylater-half-made-order-paid-again"
 import { ledger } from "./fast-timeout-app/paylater-ledger"
+import { orderOwner } from "./fast-timeout-app/paylater-order-owner"
 
 jest.setTimeout(240_000)
 
@@ -33,6 +34,7 @@ integrationTestRunner({
         "money PayLater gave back is never an order's": refundedNeverOrdered,
         "a half-made order is never paid twice": halfMadeOrderPaidAgain,
         "every PayLater payment accounted for": ledger,
+        "a placed order's money stays with it": orderOwner,
       },
       paylater
     ),
