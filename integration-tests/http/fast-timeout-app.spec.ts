@@ -14,6 +14,7 @@ import { refundedNeverOrdered } from "./fast-timeout-app/paylater-refunded-never
 import { halfMadeOrderPaidAgain } from "./fast-timeout-app/paylater-half-made-order-paid-again"
 import { ledger } from "./fast-timeout-app/paylater-ledger"
 import { orderOwner } from "./fast-timeout-app/paylater-order-owner"
+import { whoseMoneyWhenActing } from "./fast-timeout-app/paylater-whose-money"
 
 jest.setTimeout(240_000)
 
@@ -35,6 +36,7 @@ integrationTestRunner({
         "a half-made order is never paid twice": halfMadeOrderPaidAgain,
         "every PayLater payment accounted for": ledger,
         "a placed order's money stays with it": orderOwner,
+        "whose money a payment is, decided at the moment of acting": whoseMoneyWhenActing,
       },
       paylater
     ),
