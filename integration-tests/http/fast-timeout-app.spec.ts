@@ -12,6 +12,9 @@ import { neverDropped } from "./fast-timeout-app/paylater-never-dropped"
 import { refundGuard } from "./fast-timeout-app/paylater-refund-guard"
 import { refundedNeverOrdered } from "./fast-timeout-app/paylater-refunded-never-ordered"
 import { halfMadeOrderPaidAgain } from "./fast-timeout-app/paylater-half-made-order-paid-again"
+import { ledger } from "./fast-timeout-app/paylater-ledger"
+import { orderOwner } from "./fast-timeout-app/paylater-order-owner"
+import { whoseMoneyWhenActing } from "./fast-timeout-app/paylater-whose-money"
 
 jest.setTimeout(240_000)
 
@@ -31,6 +34,9 @@ integrationTestRunner({
         "the refund guard and Settings → PayLater": refundGuard,
         "money PayLater gave back is never an order's": refundedNeverOrdered,
         "a half-made order is never paid twice": halfMadeOrderPaidAgain,
+        "every PayLater payment accounted for": ledger,
+        "a placed order's money stays with it": orderOwner,
+        "whose money a payment is, decided at the moment of acting": whoseMoneyWhenActing,
       },
       paylater
     ),

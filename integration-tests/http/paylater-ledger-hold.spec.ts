@@ -2,7 +2,7 @@
  * Issue 17 under `paidWithoutOrder: "hold"`: a Request to Pay whose answer was lost (the push timed
  * out, the status check failed, the storefront got an error) and that the shopper approved later in
  * the app is listed on Settings → PayLater for a person, never refunded by itself, and refunded
- * exactly once from the list. Black-box, like paylater-ledger.spec.ts (the default policy).
+ * exactly once from the list. Black-box, like fast-timeout-app/paylater-ledger.ts (the default policy).
  */
 import { integrationTestRunner } from "../helpers/runner"
 import { useSeededStore } from "../helpers/seeded-store"

@@ -140,8 +140,9 @@ async function statusSlot(ports: SettlementPorts, sessionId: string, input: Sett
  * Medusa's own completion. The payment is recorded before the order exists on purpose: Medusa's
  * completion creates the order (and its link to the cart) before it authorizes the session, and the
  * store API lets a shopper choose another method on that cart meanwhile, deleting the session; a
- * payment recorded first survives that and stays the order's (paylater-order-owner.spec.ts). A
- * decline is recorded on the session.
+ * payment recorded first survives that and stays the order's
+ * (integration-tests/http/fast-timeout-app/paylater-order-owner.ts). A decline is recorded on the
+ * session.
  */
 async function authorizeAndComplete(
   ports: SettlementPorts,
