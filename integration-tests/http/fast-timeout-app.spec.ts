@@ -15,6 +15,8 @@ import { halfMadeOrderPaidAgain } from "./fast-timeout-app/paylater-half-made-or
 import { ledger } from "./fast-timeout-app/paylater-ledger"
 import { orderOwner } from "./fast-timeout-app/paylater-order-owner"
 import { whoseMoneyWhenActing } from "./fast-timeout-app/paylater-whose-money"
+import { paidWithoutOrder } from "./fast-timeout-app/paylater-paid-without-order"
+import { dueWorkNotStarved } from "./fast-timeout-app/paylater-paid-without-order-starvation"
 
 jest.setTimeout(240_000)
 
@@ -37,6 +39,8 @@ integrationTestRunner({
         "every PayLater payment accounted for": ledger,
         "a placed order's money stays with it": orderOwner,
         "whose money a payment is, decided at the moment of acting": whoseMoneyWhenActing,
+        "money PayLater took with no order for it": paidWithoutOrder,
+        "due work is not starved by older items": dueWorkNotStarved,
       },
       paylater
     ),

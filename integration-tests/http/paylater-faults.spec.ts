@@ -383,7 +383,7 @@ integrationTestRunner({
         expect(outcomeOf(await reconcile(), session.id)).toBeUndefined()
         expect(logged.filter((x) => x.level === "error" && x.line.includes(logRef(session.id)))).toHaveLength(1)
         expect(await ledger(cart.id)).toMatchObject({ orders: 0, payments: 0 })
-        // Refunded only once PayLater's refund window opens (paylater-paid-without-order.spec.ts).
+        // Refunded only once PayLater's refund window opens (fast-timeout-app/paylater-paid-without-order.ts).
         expect(paylater().order(session.id)!.refunds).toHaveLength(0)
       })
 
