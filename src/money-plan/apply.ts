@@ -1,15 +1,18 @@
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { logRef } from "../lib/paylater"
-import { planMoney, type MoneyPlan } from "../modules/paylater-ledger/money-plan"
+import { planMoney, refundedInFullNote, type ListStep, type MoneyPlan } from "../modules/paylater-ledger/money-plan"
+import type { PayLaterLedgerModuleService } from "../modules/paylater-ledger/service"
+import type { AttentionRecord } from "../modules/paylater-ledger/types"
 import { ledgerModuleOf } from "../modules/paylater-ledger/resolve"
 import { underCartMoneyLocks } from "./cart-locks"
 import { moneyFactsOf } from "./facts"
 import { retireSession } from "../medusa-effects/retire-session"
 
 /**
- * The one executor of the money plan (modules/paylater-ledger/money-plan.ts): reads the facts,
- * decides, and makes Medusa's records match. The caller holds the money's locks (the session's
+ * The one executor of the money plan (modules/paylater-ledger/money-plan.ts), both sides: the
+ * list's (applyListStep, below) and Medusa's (applyMoneyPlan: reads the facts, decides, and makes
+ * Medusa's records match). The caller holds the money's locks (the session's
  * settlement lock and the cart lock, money-plan/cart-locks.ts), as the refunds do when they
  * call it right after PayLater accepted a refund; `convergeMoney` takes them itself. Idempotent:
  * a second run finds Medusa's record already right and does nothing.
@@ -47,3 +50,27 @@ export async function applyMoneyPlanAfterRefund(container: MedusaContainer, payl
       .warn(`PayLater: Medusa's records of ${logRef(paylaterOrderId)} were not brought in line after its refund (the recovery job tries again): ${(error as Error)?.message}`)
   )
 }
+
+/**
+ * The plan's list step applied to Settings → PayLater's list (the ledger's side of the executor):
+ * `close_held` closes every open item about the attempt's money with the step's note (nothing
+ * refunded), `close_refunded` resolves the item as refunded; the other steps leave the list as it
+ * is. Returns whether the item closed. Idempotent: closing a closed item changes nothing.
+ */
+export async function applyListStep(
+  ledger: Pick<PayLaterLedgerModuleService, "closeAttentionOfAttempt" | "resolveAttention">,
+  item: Pick<AttentionRecord, "id" | "amount" | "status"> & { paylater_order_id: string },
+  step: ListStep
+): Promise<boolean> {
+  switch (step.step) {
+    case "close_held":
+      await ledger.closeAttentionOfAttempt(item.paylater_order_id, step.note)
+      return true
+    case "close_refunded":
+      if (item.status === "open") await ledger.resolveAttention(item.id, { resolution: "refunded", note: refundedInFullNote(item.amount) })
+      return true
+    default:
+      return false
+  }
+}
+

@@ -14,7 +14,7 @@ import { notRefundableMessage, registrationOfItem, whyNotRefundable } from "./it
 import { planSentence } from "./listing"
 import { afterFailure, isAbandoned, isDue, planColumns, readPlan, startRefund, type AutoRefund } from "../money-plan/refund-plan"
 import { crashPoint } from "../faults/crash-point"
-import { applyMoneyPlanAfterRefund } from "../money-plan/apply"
+import { applyListStep, applyMoneyPlanAfterRefund } from "../money-plan/apply"
 
 /**
  * The automatic full refund of payments PayLater took without an order (paid-without-order.ts),
@@ -134,7 +134,7 @@ async function refundOne(container: MedusaContainer, ledger: PayLaterLedgerModul
   switch (step?.step) {
     case "close_held":
       // An order holds this very payment (a retried completion placed it): it is the order's, never refunded.
-      await ledger.closeAttentionOfAttempt(row!.paylater_order_id, step.note)
+      await applyListStep(ledger, { ...item, paylater_order_id: row!.paylater_order_id }, step)
       return "order_placed"
     case "wait":
       // An order was placed this minute: the next run decides (the plan stays due).
@@ -147,7 +147,9 @@ async function refundOne(container: MedusaContainer, ledger: PayLaterLedgerModul
     case "close_refunded":
       // Refunded already (Medusa's own completion refunds when it fails late enough, or an operator did).
       await applyMoneyPlanAfterRefund(container, item.paylater_order_id!, now)
-      return finish(ledger, item, { ...plan, state: "refunded", next_attempt_at: null }, "Refunded in full already; nothing more sent to PayLater.")
+      await savePlan(ledger, item, { ...plan, state: "refunded", next_attempt_at: null })
+      await applyListStep(ledger, { ...item, paylater_order_id: row!.paylater_order_id }, step)
+      return "refunded"
   }
   if (!row && item.paylater_order_id && item.amount && MathBN.gte(await ledger.refundedAmount(item.paylater_order_id), item.amount)) {
     // No ledger row (an item that is its own record): the refund guard's sum alone says it went back.

@@ -1,10 +1,11 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import type { AttemptRecord } from "../modules/paylater-ledger/ledger-port"
-import { planMoney, refundedInFullNote, type MoneyFacts } from "../modules/paylater-ledger/money-plan"
+import { planMoney, type ListStep, type MoneyFacts } from "../modules/paylater-ledger/money-plan"
 import { ledgerModuleOf } from "../modules/paylater-ledger/resolve"
 import type { AttentionRecord } from "../modules/paylater-ledger/types"
 import type { Owner } from "../modules/paylater-ledger/whose-money"
 import { moneyFactsOf } from "../money-plan/facts"
+import { applyListStep } from "../money-plan/apply"
 
 /** Items about PayLater money no order holds: the ones the owner decision can close. */
 const MONEY_KINDS = new Set(["paid_without_order", "orphaned"])
@@ -20,8 +21,8 @@ export interface ItemPorts {
   rowsOf(paylaterOrderIds: string[]): Promise<AttemptRecord[]>
   /** The money plan's facts of the attempt, read now (money-plan/facts.ts). */
   factsOf(row: AttemptRecord): Promise<MoneyFacts>
-  closeHeld(paylaterOrderId: string, note: string): Promise<void>
-  resolveRefunded(itemId: string, note: string): Promise<AttentionRecord>
+  /** The plan's list step applied (money-plan/apply.ts applyListStep, the executor's list side). */
+  applyListStep(item: AttentionRecord & { paylater_order_id: string }, step: ListStep): Promise<void>
   reread(itemId: string): Promise<AttentionRecord | undefined>
 }
 
@@ -31,10 +32,9 @@ function itemPortsOf(container: MedusaContainer): ItemPorts | null {
   return {
     rowsOf: async (ids) => (await ledger.listPayLaterAttempts({ paylater_order_id: ids })) as unknown as AttemptRecord[],
     factsOf: (row) => moneyFactsOf(container, ledger, row, new Date()),
-    closeHeld: async (id, note) => {
-      await ledger.closeAttentionOfAttempt(id, note)
+    applyListStep: async (item, step) => {
+      await applyListStep(ledger, item, step)
     },
-    resolveRefunded: (itemId, note) => ledger.resolveAttention(itemId, { resolution: "refunded", note }),
     reread: async (itemId) => ((await ledger.listPayLaterAttentions({ id: itemId }, { take: 1 })) as unknown as AttentionRecord[])[0],
   }
 }
@@ -92,17 +92,12 @@ export async function currentItemsWith(ports: ItemPorts, items: AttentionRecord[
     const facts = await ports.factsOf(row)
     const { owner } = facts
     const step = planMoney(facts).list
-    switch (step.step) {
-      case "close_held":
-        await ports.closeHeld(row.paylater_order_id, step.note)
-        current.push({ item: (await ports.reread(item.id)) ?? item, owner })
-        break
-      case "close_refunded":
-        current.push({ item: await ports.resolveRefunded(item.id, refundedInFullNote(item.amount)), owner })
-        break
-      default:
-        // Still listed: refundable, waiting for an order being placed, or (a row not paid) left to a person.
-        current.push({ item, owner })
+    if (step.step === "close_held" || step.step === "close_refunded") {
+      await ports.applyListStep({ ...item, paylater_order_id: row.paylater_order_id }, step)
+      current.push({ item: (await ports.reread(item.id)) ?? item, owner })
+    } else {
+      // Still listed: refundable, waiting for an order being placed, or (a row not paid) left to a person.
+      current.push({ item, owner })
     }
   }
   return current

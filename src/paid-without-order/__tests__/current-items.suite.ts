@@ -3,6 +3,7 @@ import type { AttemptRecord } from "../../modules/paylater-ledger/ledger-port"
 import type { AttentionRecord } from "../../modules/paylater-ledger/types"
 import { decideOwner, OWNER_SETTLES_WITHIN_MS, type CollectionMoney } from "../../modules/paylater-ledger/whose-money"
 import { currentItemsWith, type ItemPorts } from "../current-items"
+import { applyListStep } from "../../money-plan/apply"
 
 /**
  * Settings → PayLater's list as a view of the ledger, behind ports: an in-memory ledger, Medusa's
@@ -27,6 +28,25 @@ const placed = (sessionId: string, held: boolean, otherMethod = false, msAgo = 6
 function world(rows: AttemptRecord[], money: Record<string, CollectionMoney | null>, refunded: Record<string, string> = {}) {
   const items = new Map<string, AttentionRecord>()
   const writes: string[] = []
+  const memoryList = {
+    closeAttentionOfAttempt: async (id: string, note: string) => {
+      writes.push(`closeHeld ${id}`)
+      let closed = 0
+      for (const i of items.values()) {
+        if (i.paylater_order_id === id && i.status === "open") {
+          items.set(i.id, { ...i, status: "resolved", resolution: "resolved", resolution_note: note } as AttentionRecord)
+          closed++
+        }
+      }
+      return closed
+    },
+    resolveAttention: async (itemId: string, input: { resolution: string; note?: string | null }) => {
+      writes.push(`resolveRefunded ${itemId}`)
+      const closed = { ...items.get(itemId)!, status: "resolved", resolution: input.resolution, resolution_note: input.note } as AttentionRecord
+      items.set(itemId, closed)
+      return closed
+    },
+  }
   const ports: ItemPorts = {
     rowsOf: async (ids) => rows.filter((r) => ids.includes(r.paylater_order_id)),
     // The facts as money-plan/facts.ts reads them: the real owner decision, the refund guard's sum.
@@ -36,17 +56,9 @@ function world(rows: AttemptRecord[], money: Record<string, CollectionMoney | nu
       refunded_in_full: MathBN.gte(refunded[r.paylater_order_id] ?? "0", "360.00"),
       medusa_session: null,
     }),
-    closeHeld: async (id, note) => {
-      writes.push(`closeHeld ${id}`)
-      for (const i of items.values()) {
-        if (i.paylater_order_id === id && i.status === "open") items.set(i.id, { ...i, status: "resolved", resolution: "resolved", resolution_note: note } as AttentionRecord)
-      }
-    },
-    resolveRefunded: async (itemId, note) => {
-      writes.push(`resolveRefunded ${itemId}`)
-      const closed = { ...items.get(itemId)!, status: "resolved", resolution: "refunded", resolution_note: note } as AttentionRecord
-      items.set(itemId, closed)
-      return closed
+    // The real executor's list side, on an in-memory list.
+    applyListStep: async (item, step) => {
+      await applyListStep(memoryList, item, step)
     },
     reread: async (itemId) => items.get(itemId),
   }
@@ -90,7 +102,11 @@ describe("the attention list as a view of the ledger", () => {
 
   it("refunded in full elsewhere closes as refunded; a partial refund keeps it open", async () => {
     const full = world([row("ps_1")], { ps_1: null }, { ps_1: "360.00" })
-    expect((await currentItemsWith(full.ports, full.list(item("ps_1"))))[0].item).toMatchObject({ status: "resolved", resolution: "refunded" })
+    expect((await currentItemsWith(full.ports, full.list(item("ps_1"))))[0].item).toMatchObject({
+      status: "resolved",
+      resolution: "refunded",
+      resolution_note: "Refunded 360.00 QAR in full at PayLater.",
+    })
     const partial = world([row("ps_1")], { ps_1: null }, { ps_1: "359.99" })
     expect((await currentItemsWith(partial.ports, partial.list(item("ps_1"))))[0].item).toMatchObject({ status: "open" })
     expect(partial.writes).toEqual([])

@@ -6,11 +6,11 @@ import { sendRefund } from "../../../../../../paid-without-order/auto-refund"
 import { notRefundableMessage, whyNotRefundable } from "../../../../../../paid-without-order/item-registration"
 import { requireLedgerModule, attentionItem, canRefund, loadAttention } from "../../attention"
 import { CartBusyError, underCartMoneyLocks } from "../../../../../../money-plan/cart-locks"
-import { planMoney, refundedInFullNote } from "../../../../../../modules/paylater-ledger/money-plan"
+import { planMoney } from "../../../../../../modules/paylater-ledger/money-plan"
 import { moneyFactsOf } from "../../../../../../money-plan/facts"
 import { ownerSentence } from "../../../../../../modules/paylater-ledger/whose-money"
 import type { AttentionRecord } from "../../../../../../modules/paylater-ledger/types"
-import { applyMoneyPlanAfterRefund } from "../../../../../../money-plan/apply"
+import { applyListStep, applyMoneyPlanAfterRefund } from "../../../../../../money-plan/apply"
 
 /** The order the payment's collection belongs to, if any. */
 async function orderOfPayment(container: MedusaContainer, paymentId: string): Promise<string | null> {
@@ -41,12 +41,12 @@ async function refusalFor(container: MedusaContainer, item: AttentionRecord): Pr
   const facts = row ? await moneyFactsOf(container, ledger, row, new Date()) : null
   const step = facts ? planMoney(facts).list : null
   if (step?.step === "close_held") {
-    await ledger.closeAttentionOfAttempt(row!.paylater_order_id, step.note)
+    await applyListStep(ledger, { ...item, paylater_order_id: row!.paylater_order_id }, step)
     return `${ownerSentence(facts!.owner)} It is the order's money and is not refunded from this list; refund it from the order if the shopper should get it back.`
   }
   if (item.status !== "open") return `This item was already resolved (${item.resolution}); nothing was refunded. Reload Settings → PayLater.`
   if (step?.step === "close_refunded") {
-    await ledger.resolveAttention(item.id, { resolution: "refunded", note: refundedInFullNote(item.amount) })
+    await applyListStep(ledger, { ...item, paylater_order_id: row!.paylater_order_id }, step)
     return "PayLater has refunded this payment in full already; nothing more was refunded."
   }
   if (step?.step === "wait" || step?.step === "none") return `${ownerSentence(facts!.owner)} Nothing was refunded; try again in a few minutes.`
