@@ -55,22 +55,16 @@ export async function applyMoneyPlanAfterRefund(container: MedusaContainer, payl
  * The plan's list step applied to Settings → PayLater's list (the ledger's side of the executor):
  * `close_held` closes every open item about the attempt's money with the step's note (nothing
  * refunded), `close_refunded` resolves the item as refunded; the other steps leave the list as it
- * is. Returns whether the item closed. Idempotent: closing a closed item changes nothing.
+ * is. Idempotent: closing a closed item changes nothing.
  */
 export async function applyListStep(
   ledger: Pick<PayLaterLedgerModuleService, "closeAttentionOfAttempt" | "resolveAttention">,
   item: Pick<AttentionRecord, "id" | "amount" | "status"> & { paylater_order_id: string },
   step: ListStep
-): Promise<boolean> {
-  switch (step.step) {
-    case "close_held":
-      await ledger.closeAttentionOfAttempt(item.paylater_order_id, step.note)
-      return true
-    case "close_refunded":
-      if (item.status === "open") await ledger.resolveAttention(item.id, { resolution: "refunded", note: refundedInFullNote(item.amount) })
-      return true
-    default:
-      return false
+): Promise<void> {
+  if (step.step === "close_held") await ledger.closeAttentionOfAttempt(item.paylater_order_id, step.note)
+  if (step.step === "close_refunded" && item.status === "open") {
+    await ledger.resolveAttention(item.id, { resolution: "refunded", note: refundedInFullNote(item.amount) })
   }
 }
 

@@ -32,9 +32,7 @@ function itemPortsOf(container: MedusaContainer): ItemPorts | null {
   return {
     rowsOf: async (ids) => (await ledger.listPayLaterAttempts({ paylater_order_id: ids })) as unknown as AttemptRecord[],
     factsOf: (row) => moneyFactsOf(container, ledger, row, new Date()),
-    applyListStep: async (item, step) => {
-      await applyListStep(ledger, item, step)
-    },
+    applyListStep: (item, step) => applyListStep(ledger, item, step),
     reread: async (itemId) => ((await ledger.listPayLaterAttentions({ id: itemId }, { take: 1 })) as unknown as AttentionRecord[])[0],
   }
 }

@@ -57,9 +57,7 @@ function world(rows: AttemptRecord[], money: Record<string, CollectionMoney | nu
       medusa_session: null,
     }),
     // The real executor's list side, on an in-memory list.
-    applyListStep: async (item, step) => {
-      await applyListStep(memoryList, item, step)
-    },
+    applyListStep: (item, step) => applyListStep(memoryList, item, step),
     reread: async (itemId) => items.get(itemId),
   }
   const list = (...listed: AttentionRecord[]) => {
