@@ -184,12 +184,14 @@ async function main() {
     let deadline = Date.now() + FINAL_WAIT_MS
     for (;;) {
       await records.makeAutoRefundsDue(databaseUrl, since)
+      await records.makeOwnerDecisionsDue(databaseUrl, since, OWNER_BOUND_MS)
       const paidAtPayLater = sandbox.orders().filter((o) => o.status === 2).map((o) => o.orderId)
       work = await records.pendingWork(databaseUrl, since, finalStart, ASK_SLACK_MS, paidAtPayLater)
       // A payment whose notification was lost is found at its row's next question: wait for that too
       // (at most the longest backoff), and judge it after.
       if (work.paidOpenNextAsk) deadline = Math.max(deadline, Math.min(work.paidOpenNextAsk + 60_000, Date.now() + MAX_ASK_WAIT_MS))
-      // An order nobody recorded as a payment's is decided past the owner decision's bound (5 minutes).
+      // An order nobody recorded as a payment's is decided past the owner decision's bound (made due
+      // above; this bound is the wait's limit should the times not have been moved).
       if (work.unownedLastPaid) deadline = Math.max(deadline, Math.min(work.unownedLastPaid + OWNER_BOUND_MS + 120_000, Date.now() + MAX_ASK_WAIT_MS))
       const settled =
         work.dueRows === 0 && work.dueRefunds === 0 && work.pendingRefunds === 0 && work.paidOpen === 0 && work.unowned === 0 && work.runs >= 3

@@ -17,6 +17,9 @@ import { orderOwner } from "./fast-timeout-app/paylater-order-owner"
 import { whoseMoneyWhenActing } from "./fast-timeout-app/paylater-whose-money"
 import { paidWithoutOrder } from "./fast-timeout-app/paylater-paid-without-order"
 import { dueWorkNotStarved } from "./fast-timeout-app/paylater-paid-without-order-starvation"
+import { completionRace } from "./fast-timeout-app/paylater-completion-race"
+import { statusSlot } from "./fast-timeout-app/paylater-status-slot"
+import { requestToPay } from "./fast-timeout-app/paylater-rtp"
 
 jest.setTimeout(240_000)
 
@@ -41,6 +44,9 @@ integrationTestRunner({
         "whose money a payment is, decided at the moment of acting": whoseMoneyWhenActing,
         "money PayLater took with no order for it": paidWithoutOrder,
         "due work is not starved by older items": dueWorkNotStarved,
+        "completion and the automatic refund race": completionRace,
+        "Medusa's own completions and the status-call slot": statusSlot,
+        "Request to Pay": requestToPay,
       },
       paylater
     ),

@@ -64,13 +64,9 @@ integrationTestRunner({
     describe("GET /store/paylater/instalments", () => {
       it.each([
         // [amount, first instalment, every later one]: the hundredths that do not divide go on the first.
+        // The split itself is proven for every amount in instalments.spec.ts; here the route, at both edges and with a remainder.
         ["300.00", "75.00", "75.00"], // the lower edge of PayLater's range
-        ["300.01", "75.01", "75.00"],
-        ["300.03", "75.03", "75.00"],
         ["333.33", "83.34", "83.33"],
-        ["360", "90.00", "90.00"],
-        ["1250.50", "312.64", "312.62"],
-        ["24999.99", "6250.02", "6249.99"],
         ["25000.00", "6250.00", "6250.00"], // the upper edge
       ])("splits %s QAR into 4 instalments that add up exactly (first %s, then %s)", async (amount, first, rest) => {
         const { status, body, cacheControl } = await offerFor(`amount=${amount}`)
@@ -106,7 +102,8 @@ integrationTestRunner({
         expect((await offerFor("amount=160.00&provider_id=pp_paylater_paylater")).body).toMatchObject({ available: false, reason: "below_minimum", min_amount: "300.00" })
       })
 
-      it.each(["abc", "1.001", "0", "-5", "1e3"])("refuses amount=%s with a 400 and a message", async (amount) => {
+      // One of each refusal of the route's amount reading (money.spec.ts proves the parser on every spelling).
+      it.each(["abc", "0"])("refuses amount=%s with a 400 and a message", async (amount) => {
         const { status, body } = await offerFor(`amount=${encodeURIComponent(amount)}`)
         expect(status).toBe(400)
         expect(body.message).toMatch(/amount/)

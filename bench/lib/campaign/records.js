@@ -167,6 +167,36 @@ async function makeAutoRefundsDue(databaseUrl, since) {
 }
 
 /**
+ * Shortens the owner decision's wait for the campaign, as makeAutoRefundsDue does the refund's: a
+ * paid row whose cart became an order nobody recorded as its own (a completion killed part-way) is
+ * decided once OWNER_SETTLES_WITHIN_MS has passed since the order (whose-money.ts) and since its
+ * session's authorization (the recovery job's selection, reconciliation/select.ts). Called once the
+ * faults have stopped and no completion runs: both times are moved back past the bound, which is
+ * what waiting would do. The checker's records are chosen by the rows' own times, not these.
+ */
+async function makeOwnerDecisionsDue(databaseUrl, since, boundMs) {
+  return query(databaseUrl, async (db) => {
+    const past = `now() - (${Math.round(boundMs) + 1000} * interval '1 millisecond')`
+    const unowned = `select a.cart_id, a.session_id from paylater_attempt a
+        where a.deleted_at is null and a.created_at >= $1 and a.state = 'paid' and a.order_id is null`
+    const orders = await db.query(
+      `update "order" o set created_at = ${past}
+         from order_cart oc
+        where oc.order_id = o.id and oc.deleted_at is null and o.created_at > ${past}
+          and oc.cart_id in (select cart_id from (${unowned}) u)`,
+      [since]
+    )
+    const sessions = await db.query(
+      `update payment_session s set authorized_at = ${past}
+        where s.status = 'authorized' and coalesce(s.authorized_at, s.created_at) > ${past}
+          and s.id in (select session_id from (${unowned}) u)`,
+      [since]
+    )
+    return orders.rowCount + sessions.rowCount
+  })
+}
+
+/**
  * What the final wait waits for. `paidOpen`: ledger rows still open although PayLater holds them as
  * paid (their notification was lost), with the latest time one of them is next asked: reconciliation
  * finds each at its own next question (attempt-state.ts nextAskAt), and the wait gives it that time.
@@ -272,4 +302,4 @@ async function dropConnections(databaseUrl) {
   })
 }
 
-module.exports = { readRecords, makeAutoRefundsDue, pendingWork, refundablePayments, openAttention, dropConnections }
+module.exports = { readRecords, makeAutoRefundsDue, makeOwnerDecisionsDue, pendingWork, refundablePayments, openAttention, dropConnections }

@@ -96,12 +96,6 @@ export function link({ api, getContainer }: SuiteOptions, paylater: SandboxHandl
       expect(again.location).toBe(back.location)
       expect(await ledger(cart.id)).toMatchObject({ orders: 1, payments: 1, captures: 1 })
     })
-
-    it("keeps two decimals for fractional prices", async () => {
-      const { session, data } = await checkout("fractional")
-      expect(data.amount).toBe("1260.50")
-      expect(paylater().order(session.id)!.amount).toBe("1260.50")
-    })
   })
 
   describe("not paid", () => {

@@ -4,7 +4,7 @@
  * Settings → PayLater's attention list, Medusa's orders and payments, and PayLater's own refund
  * records. Nothing here reads the plugin's tables, so the specs hold whatever shape the attempt
  * ledger takes. Default policy (`paidWithoutOrder: "refund"`); the hold policy is
- * paylater-ledger-hold.spec.ts.
+ * hold-app/lost-request-held.ts.
  *
  * - A Request to Pay whose answer was lost, approved later in the app → listed, refunded exactly once.
  * - PayLater-looking keys sent by the storefront → never shown back, and the paid link → one order.
