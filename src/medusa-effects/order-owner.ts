@@ -1,5 +1,5 @@
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
-import type { MedusaContainer } from "@medusajs/framework/types"
+import type { BigNumberInput, MedusaContainer } from "@medusajs/framework/types"
 import type { AttemptRecord } from "../modules/paylater-ledger/ledger-port"
 import { ledgerModuleOf } from "../modules/paylater-ledger/resolve"
 import { decideOwner, type CollectionMoney, type Owner } from "../modules/paylater-ledger/whose-money"
@@ -24,7 +24,7 @@ export async function collectionMoneyOf(container: MedusaContainer, collectionId
   // what was outstanding, and its capture is written on the order a moment after it is taken.
   const collectionIds = orderId && owner?.cart_id ? [...new Set([collectionId, ...(await collectionsOfOrder(container, orderId))])] : [collectionId]
   const payments = await container.resolve(Modules.PAYMENT).listPayments({ payment_collection_id: collectionIds } as never, {
-    select: ["id", "provider_id", "payment_session_id", "canceled_at", "created_at", "data"],
+    select: ["id", "provider_id", "payment_session_id", "payment_collection_id", "amount", "raw_amount", "canceled_at", "created_at", "data"],
     relations: ["captures"],
   })
   const captureIds = payments.flatMap((p) => (p.captures ?? []).filter(Boolean).map((c) => c.id))
@@ -48,6 +48,8 @@ export async function collectionMoneyOf(container: MedusaContainer, collectionId
       canceled: !!p.canceled_at,
       created_at: p.created_at as Date,
       held: (p.captures ?? []).some((c) => c && heldIds.has(c.id)),
+      added: p.payment_collection_id !== collectionId,
+      amount: (p as { raw_amount?: BigNumberInput }).raw_amount ?? p.amount,
     })),
   }
 }

@@ -15,6 +15,8 @@
  *   Only ever temporary: past `until` the decision falls to one of the others.
  * - `not_paid`: PayLater has not said paid: nobody's money.
  */
+import { MathBN } from "@medusajs/framework/utils"
+import type { BigNumberInput } from "@medusajs/framework/types"
 
 export type Owner =
   | { owner: "not_paid" }
@@ -41,6 +43,13 @@ export interface CollectionPayment {
   created_at: Date | string
   /** The order's transactions hold a capture of it: the order was placed with (or paid by) it. */
   held: boolean
+  /**
+   * On a collection the admin or the point of sale added to the order after its checkout, not the
+   * attempt's own: it pays for the order only as far as its amount goes (see decideOwner).
+   */
+  added?: boolean
+  /** What Medusa recorded it for (two-decimal text or a BigNumber's raw value). */
+  amount?: BigNumberInput
 }
 
 /** Medusa's records of the attempt's collection, read at the moment of acting. */
@@ -58,6 +67,9 @@ export interface OwnedRow {
   payment_id: string | null
   /** A later attempt of the same session replaced this one. */
   superseded_by?: string | null
+  /** What PayLater took (the attempt's amount). */
+  amount: BigNumberInput
+  raw_amount?: BigNumberInput | null
 }
 
 /**
@@ -84,7 +96,10 @@ const ms = (at: Date | string) => new Date(at).getTime()
  * its money stays with it). Otherwise, with an order on the collection:
  * 1. the order's transactions hold this attempt's Medusa payment → this order;
  * 2. they hold another payment, or a live payment of another method is on the collection (other
- *    methods are not captured at completion, so no transaction names them) → extra;
+ *    methods are not captured at completion, so no transaction names them) → extra; payments on
+ *    collections added to the order later count here only when together they cover this attempt's
+ *    amount: staff who collect an order edit's difference while a crash left the checkout's
+ *    payment unrecorded have not been paid the order twice, and the checkout's money stays its own;
  * 3. this attempt has no live Medusa payment on the collection (never authorized in Medusa, canceled
  *    by a failed completion, or another attempt of the same session is the one its payment was
  *    authorized for) → extra: an order can only hold a payment Medusa recorded for it;
@@ -100,7 +115,7 @@ export function decideOwner(row: OwnedRow | null | undefined, money: CollectionM
   }
   const order = money?.order
   if (!order) return { owner: "no_order" }
-  const live = money.payments.filter((p) => !p.canceled)
+  const live = paymentsThatPay(money.payments, row.raw_amount ?? row.amount)
   // A Medusa payment is the money of the attempt it was authorized for. A session's attempt can
   // change after its payment was authorized (a create whose answer was lost is retried as "-2" while
   // the first, paid meanwhile, is being placed), so neither the session nor the row's link decides
@@ -118,6 +133,19 @@ export function decideOwner(row: OwnedRow | null | undefined, money: CollectionM
   return first.id === mine.id
     ? { owner: "this_order", order_id: order.id, payment_id: mine.id, recorded: false, medusa_holds: false }
     : { owner: "extra", order_id: order.id, held_by: "paylater" }
+}
+
+/**
+ * The collection's live payments, and those of collections added to the order later when together
+ * they cover `amount` (a second payment of the whole); otherwise they paid something else (an
+ * order edit's difference) and say nothing about whose the attempt's money is.
+ */
+function paymentsThatPay(payments: CollectionPayment[], amount: BigNumberInput): CollectionPayment[] {
+  const live = payments.filter((p) => !p.canceled)
+  const added = live.filter((p) => p.added)
+  if (!added.length) return live
+  const addedTotal = added.reduce((sum, p) => MathBN.add(sum, p.amount ?? 0), MathBN.convert(0))
+  return MathBN.gte(addedTotal, amount) ? live : live.filter((p) => !p.added)
 }
 
 /** Money no order holds: listed on Settings → PayLater and refunded or held per `paidWithoutOrder`. */
