@@ -26,6 +26,7 @@ import { decideOnLink } from "../http/paylater-link/shopper"
 import {
   packedPlugin,
   createStore,
+  startRegistryInstall,
   freePorts,
   medusaVersionsUnderTest,
   REPO_ROOT,
@@ -56,6 +57,9 @@ function packOnce(timings: StepTiming[]): Promise<{ tarball: string; files: stri
   packed ??= packedPlugin(path.join(REPO_ROOT, ".tmp", "as-installed-pack"), timings)
   return packed
 }
+
+// The stores on other Medusa versions download their dependencies while the plugin is built and packed.
+for (const medusaVersion of medusaVersionsUnderTest()) startRegistryInstall(medusaVersion)
 
 describe.each(medusaVersionsUnderTest())("as installed: the npm package in a fresh Medusa %s store", (medusaVersion) => {
   const timings: StepTiming[] = []
@@ -128,7 +132,7 @@ describe.each(medusaVersionsUnderTest())("as installed: the npm package in a fre
       COOKIE_SECRET: "fresh-store-cookie",
       ...paylaterEnv,
     }
-    store = createStore({ tarball, medusaVersion, medusaConfig: readmeSnippet(README, "medusa-config.ts"), env, timings })
+    store = await createStore({ tarball, medusaVersion, medusaConfig: readmeSnippet(README, "medusa-config.ts"), env, timings })
 
     store.medusa("medusa db:migrate", ["db:migrate"])
     const seedOut = path.join(store.dir, "seeded.json")

@@ -7,7 +7,10 @@
  * A store on this repo's own Medusa version starts from hard links of this repo's node_modules (no
  * download), then `npm install` reconciles them with the store's package.json: the plugin's dev
  * dependencies are pruned and the tarball is unpacked like any registry package. A store on any
- * other Medusa version of the supported range is installed from the registry, as a merchant's is.
+ * other Medusa version of the supported range is installed from the registry, as a merchant's is:
+ * its dependencies first (started early, so the download overlaps the plugin's build and pack:
+ * startRegistryInstall), then the plugin added with `npm install <tarball>`, as a merchant adds it
+ * to a store they already have.
  */
 import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process"
 import fs from "node:fs"
@@ -35,8 +38,8 @@ export function medusaVersionsUnderTest(): string[] {
   return [...new Set([floor[1], own.devDependencies["@medusajs/medusa"]])]
 }
 
-/** What `create-medusa-app` gives a store, at the given Medusa version. */
-function storePackageJson(tarball: string, medusa: string): Record<string, unknown> {
+/** What `create-medusa-app` gives a store, at the given Medusa version (with the plugin when `tarball` is given). */
+function storePackageJson(tarball: string | null, medusa: string): Record<string, unknown> {
   const own = ownPackageJson()
   return {
     name: "fresh-paylater-store",
@@ -48,7 +51,7 @@ function storePackageJson(tarball: string, medusa: string): Record<string, unkno
       "@medusajs/cli": medusa,
       "@medusajs/framework": medusa,
       "@medusajs/medusa": medusa,
-      "medusa-payment-paylater": `file:${tarball}`,
+      ...(tarball ? { "medusa-payment-paylater": `file:${tarball}` } : {}),
     },
     devDependencies: {
       "@medusajs/test-utils": medusa,
@@ -249,26 +252,69 @@ export async function packedPlugin(outDir: string, timings: StepTiming[]): Promi
  * Creates the store folder: package.json, tsconfig.json, the README's medusa-config.ts (verbatim)
  * and .env, node_modules (see the file comment), and `npm install`.
  */
-export function createStore(opts: {
+const STORE_ENV: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, MEDUSA_DISABLE_TELEMETRY: "true" }
+const NPM_ENV: NodeJS.ProcessEnv = { ...STORE_ENV, npm_config_loglevel: "error" }
+const isOwnVersion = (medusaVersion: string) => medusaVersion === ownPackageJson().devDependencies["@medusajs/medusa"]
+
+function newStoreDir(medusaVersion: string, tarball: string | null): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `paylater-fresh-store-${medusaVersion}-`))
+  fs.chmodSync(dir, 0o755)
+  fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify(storePackageJson(tarball, medusaVersion), null, 2))
+  fs.writeFileSync(path.join(dir, "tsconfig.json"), JSON.stringify(STORE_TSCONFIG, null, 2))
+  return dir
+}
+
+/** The registry installs under way (startRegistryInstall), by Medusa version. */
+const registryInstalls = new Map<string, Promise<{ dir: string; ms: number }>>()
+
+/**
+ * Starts installing a store of `medusaVersion` from the registry, without the plugin: it waits on
+ * the network, so started before the plugin is built and packed it costs the run little. A no-op
+ * for this repo's own version (hard links, createStore) and for a version already started.
+ */
+export function startRegistryInstall(medusaVersion: string): void {
+  if (isOwnVersion(medusaVersion) || registryInstalls.has(medusaVersion)) return
+  const dir = newStoreDir(medusaVersion, null)
+  const started = Date.now()
+  const installed = new Promise<{ dir: string; ms: number }>((resolve, reject) => {
+    const child = spawn("npm", ["install", "--no-audit", "--no-fund"], { cwd: dir, env: NPM_ENV, stdio: ["ignore", "pipe", "pipe"] })
+    let output = ""
+    const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-6000))
+    child.stdout.on("data", keep)
+    child.stderr.on("data", keep)
+    const timer = setTimeout(() => child.kill("SIGTERM"), 10 * 60_000)
+    child.on("error", reject)
+    child.on("exit", (code, signal) => {
+      clearTimeout(timer)
+      if (code === 0) resolve({ dir, ms: Date.now() - started })
+      else reject(new Error(`npm install (store, Medusa ${medusaVersion} from the registry) failed (exit ${code ?? signal}):\n${output}`))
+    })
+  })
+  // Awaited by createStore; a failure is reported there, not as an unhandled rejection before it.
+  installed.catch(() => {})
+  registryInstalls.set(medusaVersion, installed)
+}
+
+export async function createStore(opts: {
   tarball: string
   medusaVersion: string
   medusaConfig: string
   env: Record<string, string>
   timings: StepTiming[]
-}): FreshStore {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `paylater-fresh-store-${opts.medusaVersion}-`))
-  fs.chmodSync(dir, 0o755)
-  fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify(storePackageJson(opts.tarball, opts.medusaVersion), null, 2))
-  fs.writeFileSync(path.join(dir, "tsconfig.json"), JSON.stringify(STORE_TSCONFIG, null, 2))
+}): Promise<FreshStore> {
+  const own = isOwnVersion(opts.medusaVersion)
+  if (!own) startRegistryInstall(opts.medusaVersion)
+  const prepared = own ? null : await registryInstalls.get(opts.medusaVersion)!
+  const dir = prepared?.dir ?? newStoreDir(opts.medusaVersion, opts.tarball)
   fs.writeFileSync(path.join(dir, "medusa-config.ts"), opts.medusaConfig)
   fs.writeFileSync(path.join(dir, ".env"), Object.entries(opts.env).map(([k, v]) => `${k}=${v}`).join("\n") + "\n")
   fs.mkdirSync(path.join(dir, "src"), { recursive: true })
 
-  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, MEDUSA_DISABLE_TELEMETRY: "true" }
-  const store = new FreshStore(dir, env, opts.timings)
-  const npmEnv = { ...env, npm_config_loglevel: "error" }
-  if (opts.medusaVersion !== ownPackageJson().devDependencies["@medusajs/medusa"]) {
-    store.run(`npm install (store, Medusa ${opts.medusaVersion} from the registry)`, "npm", ["install", "--no-audit", "--no-fund"], { env: npmEnv })
+  const store = new FreshStore(dir, STORE_ENV, opts.timings)
+  const npmEnv = NPM_ENV
+  if (prepared) {
+    store.timings.push({ step: `npm install (store, Medusa ${opts.medusaVersion} from the registry; started before the plugin was packed)`, ms: prepared.ms })
+    store.run("npm install <the plugin's tarball>", "npm", ["install", "--no-audit", "--no-fund", opts.tarball], { env: npmEnv })
     return store
   }
   const started = Date.now()

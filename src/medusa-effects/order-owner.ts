@@ -31,7 +31,11 @@ export async function collectionMoneyOf(container: MedusaContainer, collectionId
   const orders = container.resolve(Modules.ORDER)
   const [order, held] = orderId
     ? await Promise.all([
-        orders.listOrders({ id: orderId }, { select: ["id", "created_at"], take: 1 }).then(([o]) => o ?? null),
+        // Through Query: it computes the order's total (after edits), which the module's list does not.
+        container
+          .resolve(ContainerRegistrationKeys.QUERY)
+          .graph({ entity: "order", fields: ["id", "created_at", "total"], filters: { id: orderId } })
+          .then(({ data: [o] }) => (o as { id: string; created_at: Date; total?: BigNumberInput | null } | undefined) ?? null),
         captureIds.length
           ? orders.listOrderTransactions({ order_id: orderId, reference: "capture", reference_id: captureIds }, { select: ["reference_id"] })
           : Promise.resolve([]),
@@ -39,7 +43,7 @@ export async function collectionMoneyOf(container: MedusaContainer, collectionId
     : [null, []]
   const heldIds = new Set(held.map((t) => t.reference_id))
   return {
-    order: order ? { id: order.id, created_at: order.created_at as Date } : null,
+    order: order ? { id: order.id, created_at: order.created_at as Date, total: order.total ?? null } : null,
     payments: payments.map((p) => ({
       id: p.id,
       session_id: (p as { payment_session_id?: string | null }).payment_session_id ?? null,

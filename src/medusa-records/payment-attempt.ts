@@ -19,7 +19,7 @@ export function attemptOfPayment(payment: { data?: Record<string, unknown> | nul
 export async function recordedPaymentOf(container: MedusaContainer, sessionId: string) {
   const [payment] = await container.resolve(Modules.PAYMENT).listPayments(
     { payment_session_id: sessionId },
-    { select: ["id", "provider_id", "payment_collection_id", "created_at", "captured_at", "data"], take: 1 }
+    { select: ["id", "provider_id", "payment_collection_id", "created_at", "captured_at", "canceled_at", "data"], take: 1 }
   )
   return payment && PAYLATER_PROVIDER.test(payment.provider_id) ? payment : null
 }

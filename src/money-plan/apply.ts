@@ -7,7 +7,7 @@ import type { AttentionRecord } from "../modules/paylater-ledger/types"
 import { ledgerModuleOf } from "../modules/paylater-ledger/resolve"
 import { underCartMoneyLocks } from "./cart-locks"
 import { moneyFactsOf } from "./facts"
-import { retireSession } from "../medusa-effects/retire-session"
+import { retirePayment, retireSession } from "../medusa-effects/retire-session"
 
 /**
  * The one executor of the money plan (modules/paylater-ledger/money-plan.ts), both sides: the
@@ -23,10 +23,13 @@ export async function applyMoneyPlan(container: MedusaContainer, paylaterOrderId
   if (!ledger || !row) return null
   const plan = planMoney(await moneyFactsOf(container, ledger, row, now))
   if (plan.retire_session) await retireSession(container, plan.retire_session)
-  if (plan.retire_session) {
-    container
-      .resolve(ContainerRegistrationKeys.LOGGER)
-      .info(`PayLater: ${logRef(paylaterOrderId)}: ${plan.why} Medusa's session ${logRef(plan.retire_session)} is canceled.`)
+  if (plan.cancel_payment) await retirePayment(container, plan.cancel_payment)
+  const changed = [
+    plan.retire_session ? `Medusa's session ${logRef(plan.retire_session)}` : null,
+    plan.cancel_payment ? `Medusa's payment ${plan.cancel_payment}` : null,
+  ].filter(Boolean)
+  if (changed.length) {
+    container.resolve(ContainerRegistrationKeys.LOGGER).info(`PayLater: ${logRef(paylaterOrderId)}: ${plan.why} ${changed.join(" and ")} canceled.`)
   }
   return plan
 }

@@ -62,12 +62,19 @@ async function medusaSessionOf(container: MedusaContainer, row: AttemptRecord): 
   return session ? { id: session.id, status: session.status } : null
 }
 
+/** The Medusa payment authorized for the attempt (it outlives its session), as the plan needs it. */
+async function medusaPaymentOf(container: MedusaContainer, row: AttemptRecord): Promise<MoneyFacts["medusa_payment"]> {
+  const payment = (await paymentOfAttempt(container, row)) as { id: string; canceled_at?: unknown; captured_at?: unknown } | null
+  return payment ? { id: payment.id, canceled: !!payment.canceled_at, captured: !!payment.captured_at } : null
+}
+
 /** The facts the money plan is decided from, read now (callers hold the money's locks). */
 export async function moneyFactsOf(container: MedusaContainer, ledger: PayLaterLedgerModuleService, row: AttemptRecord, now: Date): Promise<MoneyFacts> {
-  const [owner, refunds, session] = await Promise.all([
+  const [owner, refunds, session, payment] = await Promise.all([
     whoseMoney(container, row, now),
     refundFactsOf(container, ledger, row.paylater_order_id, row.amount),
     medusaSessionOf(container, row),
+    medusaPaymentOf(container, row),
   ])
-  return { owner, ...refunds, medusa_session: session }
+  return { owner, ...refunds, medusa_session: session, medusa_payment: payment }
 }

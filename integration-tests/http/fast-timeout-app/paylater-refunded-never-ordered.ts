@@ -5,14 +5,14 @@
  * listed and refunded (automatically in full, or in part from Settings → PayLater), PayLater is
  * offered again, and then the storefront's own `POST /store/carts/:id/complete` (Medusa's route,
  * not the plugin's) is tried: no order. A new PayLater payment on the same cart places the order,
- * with that new payment.
+ * with that new payment; so does another method's, through Medusa's own completion.
  */
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { updateRegionsWorkflow } from "@medusajs/medusa/core-flows"
 import { useSeededStore } from "../../helpers/seeded-store"
 import type { SandboxHandle } from "../../helpers/sandbox"
 import type { SuiteOptions } from "../../helpers/shared-app"
-import { PAYLATER_PROVIDER_ID } from "../../helpers/seed"
+import { PAYLATER_PROVIDER_ID, SYSTEM_PROVIDER_ID } from "../../helpers/seed"
 import { createAdminUser, startCheckout, type AdminAuth } from "../../helpers/store-client"
 import { runPaidWithoutOrderRefunds, sendRefund } from "../../../src/paid-without-order/auto-refund"
 import { ledgerModuleOf } from "../../../src/modules/paylater-ledger/resolve"
@@ -106,6 +106,31 @@ export function refundedNeverOrdered({ api, getContainer }: SuiteOptions, paylat
     // Only the first payment went back, once.
     expect(paylater().order(paid.sessionId)?.refunds).toHaveLength(1)
     expect(paylater().order(again.sessionId)?.refunds ?? []).toHaveLength(0)
+  })
+
+  it("refunded in full automatically: the shopper then pays with another method, and Medusa's own completion places the order with that payment", async () => {
+    const paid = await paidWhileNotOffered()
+    paylater().advanceClock(12 * MINUTE)
+    await runPaidWithoutOrderRefunds(getContainer(), { now: new Date(Date.now() + 12 * MINUTE) })
+    expect(paylater().order(paid.sessionId)?.refunds).toEqual([expect.objectContaining({ full: true })])
+    await offerPayLater(true, paid.all)
+
+    // The storefront's payment step with another provider, then its "Place order".
+    expect(await store.createPaymentSession(paid.collectionId, SYSTEM_PROVIDER_ID)).toMatchObject({ ok: true })
+    const completed = await store.completeCart(paid.cartId)
+    expect(completed.type).toBe("order")
+    const orderId = (completed as { order: { id: string } }).order.id
+    // The order holds the other method's payment and nothing of the refunded PayLater money.
+    const [orderPayment] = await getContainer()
+      .resolve(Modules.PAYMENT)
+      .listPayments({ payment_collection_id: paid.collectionId, provider_id: SYSTEM_PROVIDER_ID } as never, { select: ["id", "canceled_at"] })
+    expect(orderPayment).toMatchObject({ canceled_at: null })
+    expect((await orderMoney(getContainer(), orderId)).providers).not.toContain(PAYLATER_PROVIDER_ID)
+    const [row] = await ledgerModuleOf(getContainer())!.attemptsOfSession(paid.sessionId)
+    expect(row).toMatchObject({ state: "paid", order_id: null })
+    expect(await ledgerForCart(getContainer(), paid.cartId)).toMatchObject({ orderId })
+    expect(paylater().order(paid.sessionId)?.refunds).toHaveLength(1)
+    expect(await attention()).toEqual([])
   })
 
   it("refunded in part from Settings → PayLater: still never an order with that payment, and paying again works", async () => {

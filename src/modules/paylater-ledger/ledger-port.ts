@@ -136,6 +136,8 @@ export interface AttemptLedger {
 export interface RefundLedgerPort {
   beginRefund(input: BeginRefundInput): Promise<BeginRefundResult>
   settleRefund(attemptId: string, input: SettleRefundInput): Promise<void>
+  /** What PayLater accepted as refunded of an attempt, in all (two-decimal text). */
+  refundedAmount(paylaterOrderId: string): Promise<string>
 }
 
 /**

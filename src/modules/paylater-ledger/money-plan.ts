@@ -20,6 +20,11 @@ export interface MoneyFacts {
   given_back: boolean
   /** The Medusa session the attempt's money was recorded on, as Medusa holds it now; null when none. */
   medusa_session: { id: string; status: string } | null
+  /**
+   * The Medusa payment authorized for the attempt, as Medusa holds it now; null when none. A live,
+   * uncaptured one is what staff could still capture on the order page.
+   */
+  medusa_payment: { id: string; canceled: boolean; captured: boolean } | null
   /** PayLater refunded all of it (the refund guard's accepted refunds cover the attempt's amount). */
   refunded_in_full: boolean
 }
@@ -46,6 +51,11 @@ export interface MoneyPlan {
    * completion could take, and the cart free to pay again. Null when Medusa's record is already right.
    */
   retire_session: string | null
+  /**
+   * The Medusa payment to cancel: money given back must not stay an authorized payment that staff
+   * could capture (Medusa would then count it as the order's). Null when there is none to cancel.
+   */
+  cancel_payment: string | null
   /** Whether this money may still become the cart's order (settlement completes only then). */
   may_become_order: boolean
   /** One line for logs and the person who looks. */
@@ -77,21 +87,23 @@ export function planMoney(facts: MoneyFacts): MoneyPlan {
   return { ...medusaSideOf(facts), list: listStepOf(facts.owner, facts.refunded_in_full) }
 }
 
+const nothingToChange = { retire_session: null, cancel_payment: null }
+
 function medusaSideOf(facts: MoneyFacts): Omit<MoneyPlan, "list"> {
-  const { owner, given_back: givenBack, medusa_session: session } = facts
+  const { owner, given_back: givenBack, medusa_session: session, medusa_payment: payment } = facts
   switch (owner.owner) {
     case "not_paid":
-      return { retire_session: null, may_become_order: false, why: "PayLater has not said paid." }
+      return { ...nothingToChange, may_become_order: false, why: "PayLater has not said paid." }
     case "this_order":
       // The order's money: a refund of it is the order's business (Medusa's order refund), never a reason to unpick the order.
-      return { retire_session: null, may_become_order: true, why: `Order ${owner.order_id} holds this payment.` }
+      return { ...nothingToChange, may_become_order: true, why: `Order ${owner.order_id} holds this payment.` }
     case "cannot_tell":
-      return { retire_session: null, may_become_order: false, why: `Order ${owner.order_id} is being placed; decided again after ${owner.until.toISOString()}.` }
+      return { ...nothingToChange, may_become_order: false, why: `Order ${owner.order_id} is being placed; decided again after ${owner.until.toISOString()}.` }
     case "extra":
     case "no_order": {
       if (!givenBack) {
         return {
-          retire_session: null,
+          ...nothingToChange,
           may_become_order: owner.owner === "no_order",
           why: owner.owner === "no_order" ? "Paid, no order yet." : `Order ${owner.order_id} holds another payment: this one is extra.`,
         }
@@ -99,6 +111,8 @@ function medusaSideOf(facts: MoneyFacts): Omit<MoneyPlan, "list"> {
       const usable = !!session && PROCESSABLE_SESSION_STATUSES.includes(session.status)
       return {
         retire_session: usable ? session!.id : null,
+        // A captured payment is an order's record of money received: its refund is recorded there, not undone.
+        cancel_payment: payment && !payment.canceled && !payment.captured ? payment.id : null,
         may_become_order: false,
         why: "Its money went back to the shopper (in full or in part): no order may take it, and the cart may be paid again.",
       }

@@ -239,7 +239,7 @@ export function completionStep(
   if (facts.given_back === undefined) return { step: "read_given_back" }
   // The cart is not an order yet: the money is no order's, and the plan decides whether it may become this one.
   // Only the Medusa side is read here: whether the money may become the order.
-  const plan = planMoney({ owner: { owner: "no_order" }, given_back: facts.given_back, medusa_session: null, refunded_in_full: false })
+  const plan = planMoney({ owner: { owner: "no_order" }, given_back: facts.given_back, medusa_session: null, medusa_payment: null, refunded_in_full: false })
   return plan.may_become_order ? { step: "complete_cart" } : { step: "not_now", error: "its payment is refunded (paid without an order)" }
 }
 

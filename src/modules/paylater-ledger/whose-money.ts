@@ -54,8 +54,11 @@ export interface CollectionPayment {
 
 /** Medusa's records of the attempt's collection, read at the moment of acting. */
 export interface CollectionMoney {
-  /** The cart's order, or the point-of-sale order the collection belongs to; null when none. */
-  order: { id: string; created_at: Date | string } | null
+  /**
+   * The cart's order, or the point-of-sale order the collection belongs to; null when none. `total`:
+   * what the order is owed now (after edits); null when not read.
+   */
+  order: { id: string; created_at: Date | string; total?: BigNumberInput | null } | null
   payments: CollectionPayment[]
 }
 
@@ -67,9 +70,6 @@ export interface OwnedRow {
   payment_id: string | null
   /** A later attempt of the same session replaced this one. */
   superseded_by?: string | null
-  /** What PayLater took (the attempt's amount). */
-  amount: BigNumberInput
-  raw_amount?: BigNumberInput | null
 }
 
 /**
@@ -97,9 +97,9 @@ const ms = (at: Date | string) => new Date(at).getTime()
  * 1. the order's transactions hold this attempt's Medusa payment → this order;
  * 2. they hold another payment, or a live payment of another method is on the collection (other
  *    methods are not captured at completion, so no transaction names them) → extra; payments on
- *    collections added to the order later count here only when together they cover this attempt's
- *    amount: staff who collect an order edit's difference while a crash left the checkout's
- *    payment unrecorded have not been paid the order twice, and the checkout's money stays its own;
+ *    collections added to the order later count here only when together they cover the order's
+ *    total: staff who collect an order edit's difference while a crash left the checkout's payment
+ *    unrecorded have not been paid the order twice, and the checkout's money stays its own;
  * 3. this attempt has no live Medusa payment on the collection (never authorized in Medusa, canceled
  *    by a failed completion, or another attempt of the same session is the one its payment was
  *    authorized for) → extra: an order can only hold a payment Medusa recorded for it;
@@ -115,7 +115,7 @@ export function decideOwner(row: OwnedRow | null | undefined, money: CollectionM
   }
   const order = money?.order
   if (!order) return { owner: "no_order" }
-  const live = paymentsThatPay(money.payments, row.raw_amount ?? row.amount)
+  const live = paymentsThatPay(money.payments, order.total ?? null)
   // A Medusa payment is the money of the attempt it was authorized for. A session's attempt can
   // change after its payment was authorized (a create whose answer was lost is retried as "-2" while
   // the first, paid meanwhile, is being placed), so neither the session nor the row's link decides
@@ -137,15 +137,16 @@ export function decideOwner(row: OwnedRow | null | undefined, money: CollectionM
 
 /**
  * The collection's live payments, and those of collections added to the order later when together
- * they cover `amount` (a second payment of the whole); otherwise they paid something else (an
- * order edit's difference) and say nothing about whose the attempt's money is.
+ * they cover the order's total (the order paid again in full); otherwise they paid something else
+ * (an order edit's difference) and say nothing about whose the attempt's money is. With the total
+ * unknown they all count.
  */
-function paymentsThatPay(payments: CollectionPayment[], amount: BigNumberInput): CollectionPayment[] {
+function paymentsThatPay(payments: CollectionPayment[], orderTotal: BigNumberInput | null): CollectionPayment[] {
   const live = payments.filter((p) => !p.canceled)
   const added = live.filter((p) => p.added)
-  if (!added.length) return live
+  if (!added.length || orderTotal === null) return live
   const addedTotal = added.reduce((sum, p) => MathBN.add(sum, p.amount ?? 0), MathBN.convert(0))
-  return MathBN.gte(addedTotal, amount) ? live : live.filter((p) => !p.added)
+  return MathBN.gte(addedTotal, orderTotal) ? live : live.filter((p) => !p.added)
 }
 
 /** Money no order holds: listed on Settings → PayLater and refunded or held per `paidWithoutOrder`. */

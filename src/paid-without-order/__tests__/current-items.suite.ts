@@ -54,6 +54,7 @@ function world(rows: AttemptRecord[], money: Record<string, CollectionMoney | nu
       owner: decideOwner(r, money[r.paylater_order_id] ?? null, NOW),
       given_back: MathBN.gt(refunded[r.paylater_order_id] ?? "0", 0),
       refunded_in_full: MathBN.gte(refunded[r.paylater_order_id] ?? "0", "360.00"),
+      medusa_payment: null,
       medusa_session: null,
     }),
     // The real executor's list side, on an in-memory list.

@@ -296,7 +296,21 @@ export abstract class PayLaterBaseProvider extends AbstractPaymentProvider<PayLa
   }
 
   /** PayLater settles on its own; Medusa already recorded the capture when the payment was created. */
+  /**
+   * PayLater takes the whole amount when the shopper pays: a capture only records it in Medusa. It is
+   * refused for money PayLater gave back (any of it) that no order holds, so a stale authorized
+   * payment never becomes money an order counts (the order page's Capture; the money plan cancels
+   * such payments, this holds if that did not happen yet).
+   */
   async capturePayment(input: CapturePaymentInput): Promise<CapturePaymentOutput> {
+    const key = text((input.data ?? {}) as PayLaterSessionData, "paylater_order_id")
+    const row = key ? await this.ledger().findAttempt(key) : null
+    if (row?.state === "paid" && !row.order_id && isPositive(await this.ledger().refundedAmount(row.paylater_order_id))) {
+      throw new MedusaError(
+        MedusaError.Types.NOT_ALLOWED,
+        "PayLater has refunded this payment to the shopper, so it cannot be captured. Take the order's payment again."
+      )
+    }
     return { data: input.data }
   }
 
@@ -306,7 +320,8 @@ export abstract class PayLaterBaseProvider extends AbstractPaymentProvider<PayLa
     // Whether PayLater took the money is the ledger's to say; the data only names the attempt.
     const key = text(data, "paylater_order_id")
     const row = key ? await this.ledger().findAttempt(key) : null
-    if (row?.state === "paid") {
+    // Money PayLater already gave back is canceled in Medusa by the money plan: nothing to warn about.
+    if (row?.state === "paid" && !isPositive(await this.ledger().refundedAmount(row.paylater_order_id))) {
       this.logger_.warn(
         `PayLater: payment ${logRef(row.paylater_order_id)} was canceled in Medusa but is paid at PayLater; refund it to return the money.`
       )

@@ -10,6 +10,7 @@ const facts = (over: Partial<MoneyFacts>): MoneyFacts => ({
   owner: noOrder,
   given_back: false,
   medusa_session: { id: "ps_1", status: "authorized" },
+  medusa_payment: { id: "pay_1", canceled: false, captured: false },
   refunded_in_full: false,
   ...over,
 })
@@ -18,6 +19,20 @@ describe("planMoney: Medusa's records follow the ledger", () => {
   it("money given back (in full or in part) that no order holds: Medusa's session is retired and no order may take it", () => {
     for (const owner of [noOrder, extra]) {
       expect(planMoney(facts({ owner, given_back: true }))).toMatchObject({ retire_session: "ps_1", may_become_order: false })
+    }
+  })
+
+  it("money given back that no order holds: Medusa's authorized payment is canceled, so nobody can capture it on the order page", () => {
+    for (const owner of [noOrder, extra]) {
+      expect(planMoney(facts({ owner, given_back: true })).cancel_payment).toBe("pay_1")
+    }
+    // Already canceled, or captured (an order's record of money received: its refund is recorded there), or none: nothing to cancel.
+    for (const medusa_payment of [{ id: "pay_1", canceled: true, captured: false }, { id: "pay_1", canceled: false, captured: true }, null]) {
+      expect(planMoney(facts({ given_back: true, medusa_payment })).cancel_payment).toBeNull()
+    }
+    // Not given back, or the order's own money, or not yet decided: Medusa's payment is left as it is.
+    for (const over of [{ given_back: false }, { owner: mine, given_back: true }, { owner: unsure, given_back: true }]) {
+      expect(planMoney(facts(over)).cancel_payment).toBeNull()
     }
   })
 

@@ -275,7 +275,7 @@ describe("the live session's steps (authorizeAndComplete's decisions)", () => {
       expect(completionStep({ row: paidRow(), given_back: true }, NOW)).toEqual({ step: "not_now", error: "its payment is refunded (paid without an order)" })
       // The one decider: the same answer as the plan's for money no order holds.
       for (const given_back of [true, false]) {
-        const plan = planMoney({ owner: { owner: "no_order" }, given_back, medusa_session: null, refunded_in_full: false })
+        const plan = planMoney({ owner: { owner: "no_order" }, given_back, medusa_session: null, medusa_payment: null, refunded_in_full: false })
         expect(completionStep({ row: paidRow(), given_back }, NOW).step === "complete_cart").toBe(plan.may_become_order)
       }
     })

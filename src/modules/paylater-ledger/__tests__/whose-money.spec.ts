@@ -1,3 +1,4 @@
+import type { BigNumberInput } from "@medusajs/framework/types"
 import { decideOwner, heldByNoOrder, OWNER_SETTLES_WITHIN_MS, ownerSentence, type CollectionMoney, type CollectionPayment, type OwnedRow } from "../whose-money"
 
 const NOW = new Date("2026-11-26T12:00:00Z")
@@ -10,7 +11,6 @@ const paid = (over: Partial<OwnedRow> = {}): OwnedRow => ({
   paylater_order_id: over.session_id ?? "ps_1",
   order_id: null,
   payment_id: null,
-  amount: "360.00",
   ...over,
 })
 
@@ -103,20 +103,24 @@ describe("decideOwner: whose money a paid attempt is", () => {
   describe("a collection added to the order later (the admin's, the point of sale's)", () => {
     // A crash left the checkout's PayLater payment unrecorded on its order (no capture transaction);
     // staff then took money for the order on a collection of its own.
-    const halfMade = (added: CollectionPayment) => order([payment(), added], OWNER_SETTLES_WITHIN_MS + 1)
+    const halfMade = (added: CollectionPayment[], total: BigNumberInput | null = "360.00"): CollectionMoney => ({
+      order: { id: "order_1", created_at: placedAt(OWNER_SETTLES_WITHIN_MS + 1), total },
+      payments: [payment(), ...added],
+    })
     const cash = (amount: string, over: Partial<CollectionPayment> = {}) =>
       payment({ id: "pay_cash", session_id: "ps_cash", paylater: false, added: true, amount, held: true, ...over })
 
-    it("paid the whole again: the checkout's PayLater payment is extra (the shopper paid twice)", () => {
-      expect(decideOwner(paid(), halfMade(cash("360.00")), NOW)).toEqual({ owner: "extra", order_id: "order_1", held_by: "other_method" })
-      expect(decideOwner(paid(), halfMade(cash("400.00", { held: false })), NOW)).toMatchObject({ owner: "extra", held_by: "other_method" })
+    it("paid the order's whole total again: the checkout's PayLater payment is extra (the shopper paid twice)", () => {
+      expect(decideOwner(paid(), halfMade([cash("360.00")]), NOW)).toEqual({ owner: "extra", order_id: "order_1", held_by: "other_method" })
+      expect(decideOwner(paid(), halfMade([cash("400.00", { held: false })]), NOW)).toMatchObject({ owner: "extra", held_by: "other_method" })
       // Another PayLater payment of the whole at the point of sale, likewise.
       const rtp = payment({ id: "pay_rtp", session_id: "ps_rtp", added: true, amount: "360.00", held: true })
-      expect(decideOwner(paid(), halfMade(rtp), NOW)).toEqual({ owner: "extra", order_id: "order_1", held_by: "paylater" })
+      expect(decideOwner(paid(), halfMade([rtp]), NOW)).toEqual({ owner: "extra", order_id: "order_1", held_by: "paylater" })
     })
 
-    it("paid less than this payment (an order edit's difference): the checkout's money stays the order's", () => {
-      expect(decideOwner(paid(), halfMade(cash("50.00")), NOW)).toEqual({
+    it("paid less than the order's total (an order edit's difference): the checkout's money stays the order's", () => {
+      // The order was edited from 360 to 410; staff collected the 50 of the difference.
+      expect(decideOwner(paid(), halfMade([cash("50.00")], "410.00"), NOW)).toEqual({
         owner: "this_order",
         order_id: "order_1",
         payment_id: "pay_1",
@@ -124,16 +128,19 @@ describe("decideOwner: whose money a paid attempt is", () => {
         medusa_holds: false,
       })
       // Several added payments count together; a canceled one counts for nothing.
-      const two = order([payment(), cash("200.00"), cash("100.00", { id: "pay_cash_2" }), cash("300.00", { id: "pay_void", canceled: true })], OWNER_SETTLES_WITHIN_MS + 1)
-      expect(decideOwner(paid(), two, NOW)).toMatchObject({ owner: "this_order", payment_id: "pay_1" })
-      const three = order([payment(), cash("200.00"), cash("160.00", { id: "pay_cash_2" })], OWNER_SETTLES_WITHIN_MS + 1)
-      expect(decideOwner(paid(), three, NOW)).toMatchObject({ owner: "extra", held_by: "other_method" })
+      const parts = [cash("200.00"), cash("100.00", { id: "pay_cash_2" }), cash("300.00", { id: "pay_void", canceled: true })]
+      expect(decideOwner(paid(), halfMade(parts), NOW)).toMatchObject({ owner: "this_order", payment_id: "pay_1" })
+      expect(decideOwner(paid(), halfMade([cash("200.00"), cash("160.00", { id: "pay_cash_2" })]), NOW)).toMatchObject({ owner: "extra", held_by: "other_method" })
     })
 
     it("counts amounts exactly (a BigNumber's raw value too), never a float", () => {
-      expect(decideOwner(paid({ amount: "360.01" }), halfMade(cash("360.00")), NOW)).toMatchObject({ owner: "this_order" })
-      expect(decideOwner(paid({ amount: "0.3" }), order([payment(), cash("0.1"), cash("0.2", { id: "pay_cash_2" })], OWNER_SETTLES_WITHIN_MS + 1), NOW)).toMatchObject({ owner: "extra" })
-      expect(decideOwner(paid(), halfMade(cash("0", { amount: { value: "360", precision: 20 } })), NOW)).toMatchObject({ owner: "extra" })
+      expect(decideOwner(paid(), halfMade([cash("360.00")], "360.01"), NOW)).toMatchObject({ owner: "this_order" })
+      expect(decideOwner(paid(), halfMade([cash("0.1"), cash("0.2", { id: "pay_cash_2" })], "0.3"), NOW)).toMatchObject({ owner: "extra" })
+      expect(decideOwner(paid(), halfMade([cash("0", { amount: { value: "360", precision: 20 } })], { value: "360", precision: 20 }), NOW)).toMatchObject({ owner: "extra" })
+    })
+
+    it("with the order's total unknown every added payment counts, as a payment on the order", () => {
+      expect(decideOwner(paid(), halfMade([cash("50.00")], null), NOW)).toMatchObject({ owner: "extra", held_by: "other_method" })
     })
 
     it("a payment on the checkout's own collection is never weighed: another method there placed the order", () => {

@@ -1,4 +1,4 @@
-import { decideRefund, staleAttempts, type StoredRefundAttempt } from "../../../modules/paylater-ledger/refund-ledger"
+import { decideRefund, refundedTotal, staleAttempts, type StoredRefundAttempt } from "../../../modules/paylater-ledger/refund-ledger"
 import type { BeginRefundInput, SettleRefundInput } from "../../../modules/paylater-ledger/types"
 import type { RefundLedger } from "../refund-guard"
 import { nextState, type AttemptEvent } from "../../../modules/paylater-ledger/attempt-state"
@@ -59,6 +59,10 @@ export class MemoryRefundLedger implements RefundLedger, LedgerPort {
     const attempt = this.attempts.find((a) => a.id === attemptId)!
     attempt.status = input.outcome
     attempt.error_code = input.error_code ?? null
+  }
+
+  async refundedAmount(paylaterOrderId: string) {
+    return refundedTotal(this.attempts.filter((a) => a.paylater_order_id === paylaterOrderId) as StoredRefundAttempt[])
   }
 
   /** What an operator does on Settings → PayLater after checking PayLater's portal. */

@@ -122,6 +122,40 @@ describe("capture, cancel, delete", () => {
   })
 })
 
+describe("money PayLater gave back, still an authorized payment in Medusa", () => {
+  async function paidThenRefunded(amount: string) {
+    const made = makeProvider()
+    made.fake.statusAnswers.push(status(2))
+    await made.provider.authorizePayment({ data, context: ctx })
+    const refund = await made.ledger.beginRefund({ paylater_order_id: data.paylater_order_id, amount, captured_amount: "350.00", stale_after_ms: 60_000 })
+    await made.ledger.settleRefund(refund.attempt_id, { outcome: "succeeded" })
+    return made
+  }
+
+  it("is never captured: the order page's Capture is refused with the reason, in full or in part", async () => {
+    for (const amount of ["350.00", "10.00"]) {
+      const { provider } = await paidThenRefunded(amount)
+      const error = await provider.capturePayment({ data }).catch((e) => e)
+      expect(error).toBeInstanceOf(MedusaError)
+      expect(error.type).toBe(MedusaError.Types.NOT_ALLOWED)
+      expect(error.message).toMatch(/refunded this payment/)
+    }
+  })
+
+  it("is canceled without the 'needs a refund' warning", async () => {
+    const { provider, logged } = await paidThenRefunded("350.00")
+    expect(await provider.cancelPayment({ data })).toEqual({ data })
+    expect(logged.some((l) => l.level === "warn" && /refund it/.test(l.message))).toBe(false)
+  })
+
+  it("a paid payment nothing was refunded of is captured as before", async () => {
+    const { provider, fake } = makeProvider()
+    fake.statusAnswers.push(status(2))
+    await provider.authorizePayment({ data, context: ctx })
+    expect(await provider.capturePayment({ data })).toEqual({ data })
+  })
+})
+
 describe("the authorize output names the attempt PayLater was asked about", () => {
   it("replaces a stale order id in the data with the session's current attempt (what refunds key on)", async () => {
     const { provider, fake } = makeProvider()
