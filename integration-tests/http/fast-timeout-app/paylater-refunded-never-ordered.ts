@@ -126,6 +126,12 @@ export function refundedNeverOrdered({ api, getContainer }: SuiteOptions, paylat
       .listPayments({ payment_collection_id: paid.collectionId, provider_id: SYSTEM_PROVIDER_ID } as never, { select: ["id", "canceled_at"] })
     expect(orderPayment).toMatchObject({ canceled_at: null })
     expect((await orderMoney(getContainer(), orderId)).providers).not.toContain(PAYLATER_PROVIDER_ID)
+    // Medusa's record of the PayLater payment follows PayLater's: taken, and given back in full.
+    const [refundedPayment] = await getContainer()
+      .resolve(Modules.PAYMENT)
+      .listPayments({ payment_collection_id: paid.collectionId, provider_id: PAYLATER_PROVIDER_ID } as never, { relations: ["captures", "refunds"] })
+    expect(refundedPayment.captures!.map((c) => Number(c.amount))).toEqual([Number(paid.item.amount)])
+    expect(refundedPayment.refunds!.map((r) => Number(r.amount))).toEqual([Number(paid.item.amount)])
     const [row] = await ledgerModuleOf(getContainer())!.attemptsOfSession(paid.sessionId)
     expect(row).toMatchObject({ state: "paid", order_id: null })
     expect(await ledgerForCart(getContainer(), paid.cartId)).toMatchObject({ orderId })
