@@ -310,7 +310,8 @@ function checkTwoRecords(records: CampaignRecords, add: Add): void {
   }
 
   // 8. After a full refund no completion can take the money: its session is neither authorized nor
-  // pending with a live payment (or none yet) while its cart can still become an order.
+  // pending with a live payment (or none yet) while its cart can still become an order; and no
+  // Medusa payment of it stays live and uncaptured (staff could capture it on the order page).
   for (const s of records.sessions) {
     const usable = (s.status === "authorized" || s.status === "pending") && !s.payment_canceled && !s.cart_completed
     if (!usable || !refundedInFull(s.paylater_order_id)) continue
@@ -318,6 +319,14 @@ function checkTwoRecords(records: CampaignRecords, add: Add): void {
       "refunded_unusable",
       `payment session ${s.id} is ${s.status}${s.payment_id ? ` with live payment ${s.payment_id}` : ""} on cart ${s.cart_id ?? "?"}, which can still become an order, although PayLater refunded ${s.paylater_order_id} in full`,
       { session_id: s.id, payment_id: s.payment_id, cart_id: s.cart_id, paylater_order_id: s.paylater_order_id }
+    )
+  }
+  for (const p of records.payments) {
+    if (p.canceled || p.captured || !refundedInFull(p.paylater_order_id)) continue
+    add(
+      "refunded_unusable",
+      `Medusa payment ${p.id} is authorized and live${p.order_id ? ` on order ${p.order_id}` : ""}, so it can still be captured, although PayLater refunded ${p.paylater_order_id} in full`,
+      { payment_id: p.id, order_id: p.order_id, cart_id: p.cart_id, paylater_order_id: p.paylater_order_id }
     )
   }
 }

@@ -64,7 +64,7 @@ export async function runRecovery(container: MedusaContainer): Promise<void> {
   }
   const retired = await convergeGivenBackMoney(container)
   if (retired) {
-    logger.warn(`PayLater recovery: ${retired} Medusa payment session(s) still offered money that went back to the shopper; canceled`)
+    logger.warn(`PayLater recovery: ${retired} payment(s) PayLater gave back still usable in Medusa (a session a completion could take, or an uncaptured payment); canceled`)
   }
   const results = await runPaidWithoutOrderRefunds(container)
   const done = results.filter((r) => r.outcome !== "skipped")

@@ -13,8 +13,9 @@ const MAX_PER_RUN = 200
  * Medusa's records checked against the ledger from the refunds' side: every PayLater order with a
  * refund sent (accepted, or whose answer is unknown) in the look-back has its money plan applied
  * again, so a session a refund left usable (the process died between PayLater's answer and the
- * executor, or the refund went by a road that does not apply the plan) is retired. Idempotent: a
- * record already right is left alone. Returns how many sessions were retired.
+ * executor, or the refund went by a road that does not apply the plan) is retired, and an
+ * uncaptured payment of it canceled. Idempotent: a record already right is left alone. Returns how
+ * many attempts had a Medusa record changed.
  */
 export async function convergeGivenBackMoney(container: MedusaContainer, now: Date = new Date()): Promise<number> {
   const ledger = ledgerModuleOf(container)
@@ -30,7 +31,7 @@ export async function convergeGivenBackMoney(container: MedusaContainer, now: Da
       container.resolve(ContainerRegistrationKeys.LOGGER).warn(`PayLater: money of ${logRef(paylaterOrderId)} not checked against Medusa's records: ${(error as Error)?.message}`)
       return null
     })
-    if (plan?.retire_session) retired++
+    if (plan?.retire_session || plan?.cancel_payment) retired++
   }
   return retired
 }

@@ -242,6 +242,13 @@ describe("fault campaign invariants", () => {
     Object.assign(t.sessions[1], { status: "authorized" })
     t.paylater[1].refunds = [{ amount: "100.00" }]
     expect(broken(t, "refunded_unusable")).toEqual([])
+    // A payment of refunded money left authorized and live (not captured): staff could capture it.
+    const p = healthy()
+    Object.assign(p.payments[1], { captured: false, refunds: [] })
+    expect(broken(p, "refunded_unusable").map((v) => v.ids)).toEqual([{ payment_id: "pay_B", order_id: null, cart_id: "cart_B", paylater_order_id: "payses_B" }])
+    // Canceled (the money plan's cancel_payment), or captured and refunded in Medusa: nothing to capture.
+    p.payments[1].canceled = true
+    expect(broken(p, "refunded_unusable")).toEqual([])
   })
 
   it("compares amounts as whole dirhams", () => {
