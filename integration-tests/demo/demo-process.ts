@@ -44,7 +44,7 @@ export async function startDemo(env: Record<string, string> = {}): Promise<Runni
   const dir = fs.mkdtempSync(path.join(root, ".tmp", "demo-test-"))
   // mkdtemp makes it 0700; as root, embedded PostgreSQL runs as an unprivileged user that must reach it.
   fs.chmodSync(dir, 0o755)
-  // Distinct from each other and from a port the caller chose (the admin spec's PostgreSQL).
+  // Distinct from each other and from a port the caller chose (DEMO_PG_PORT).
   const callerPorts = Object.values(env).filter((v) => /^\d+$/.test(v)).map(Number)
   const [medusaPort, storefrontPort, sandboxPort] = await freePorts(3, callerPorts)
   const childEnv: NodeJS.ProcessEnv = {

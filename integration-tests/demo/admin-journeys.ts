@@ -1,7 +1,6 @@
 /**
- * The PayLater pages of the real admin dashboard (served by `npm run demo`, headless Chromium), one
- * demo for all of them: the dashboard compiles on its first page load (Vite dev middleware), which
- * is most of a demo's start, so the admin journeys share one.
+ * The PayLater pages of the real admin dashboard (served by `npm run demo`, headless Chromium), on
+ * the demo demo.spec.ts starts once for these and the storefront's journeys.
  *
  * Point of sale: staff sign in, open an order with an outstanding amount (created as a draft order
  * and converted), and use the "PayLater Request to Pay" widget: a malformed number is refused, a
@@ -32,24 +31,22 @@
 import fs from "node:fs"
 import path from "node:path"
 import type { Browser, Page } from "playwright-core"
-import { closeAdminDemo, counterSaleOrder, signInToAdmin, type AdminSession, type Json } from "./admin-session"
-import { freePort, startDemo, type RunningDemo } from "./demo-process"
+import { counterSaleOrder, signInToAdmin, type AdminSession, type Json } from "./admin-session"
+import type { RunningDemo } from "./demo-process"
 import { computeFunnel, type FunnelReport } from "../../src/funnel/definitions"
 import { presetPeriod, previousPeriod } from "../../src/funnel/period"
 import { qar } from "../../src/admin/routes/paylater/api"
 import { readFunnelRows } from "../helpers/funnel-history"
-import { leftovers } from "./leftovers"
 import { answerInShopperApp } from "./storefront"
-
-// The admin is served by Vite's dev middleware: its first page load compiles the dashboard.
-jest.setTimeout(420_000)
 
 const SHOTS = path.resolve(__dirname, "..", "..", "test-results", "admin")
 const DOCS_SHOT = path.resolve(__dirname, "..", "..", "docs", "images", "admin-request-to-pay.png")
 const SETTINGS_DOCS_SHOT = path.resolve(__dirname, "..", "..", "docs", "images", "admin-paylater-settings.png")
 const NOTIFICATION_DOCS_SHOT = path.resolve(__dirname, "..", "..", "docs", "images", "admin-paylater-notification.png")
 const FUNNEL_DOCS_SHOT = path.resolve(__dirname, "..", "..", "docs", "images", "admin-paylater-funnel.png")
-const ADMIN = { email: "paylater-ops@paylater-demo.local", password: "paylater-ops-password" }
+/** The demo's staff user (demo.spec.ts starts the demo with it). */
+export const DEMO_ADMIN = { email: "paylater-ops@paylater-demo.local", password: "paylater-ops-password" }
+const ADMIN = DEMO_ADMIN
 const SECRETS = ["sandbox-secret", "sandbox-webhook-secret"]
 const WIDGET = "#paylater-request-to-pay"
 
@@ -59,7 +56,7 @@ const CAPTURE_FIELDS =
 const captures = (order: Json) =>
   order.payment_collections.flatMap((c: Json) => c.payments).map((p: Json) => [p.provider_id, p.captures.length])
 
-describe("admin: the PayLater pages of the dashboard", () => {
+export function adminJourneys(getDemo: () => RunningDemo): void {
   let demo: RunningDemo
   let browser: Browser
   let page: Page
@@ -134,32 +131,17 @@ describe("admin: the PayLater pages of the dashboard", () => {
   const refunds = async (paymentId: string) =>
     (await adminApi("GET", `/admin/payments/${paymentId}?fields=refunds.amount`)).payment.refunds.map((r: Json) => Number(r.amount))
 
-  // The demo's embedded PostgreSQL (user and password postgres), on a port chosen here so the funnel
-  // journey can read the ledger it checks the page against.
-  let pgPort = 0
-
   beforeAll(async () => {
     fs.mkdirSync(SHOTS, { recursive: true })
-    pgPort = await freePort()
-    demo = await startDemo({
-      DEMO_PG_PORT: String(pgPort),
-      MEDUSA_ADMIN_DISABLED: "false",
-      DEMO_ADMIN_EMAIL: ADMIN.email,
-      DEMO_ADMIN_PASSWORD: ADMIN.password,
-      PAYLATER_RTP_EXPIRY_MINUTES: "1",
-      PAYLATER_TIMEOUT_MS: "2000",
-      // The store's background jobs as a merchant's demo runs them (the test setup switches them off):
-      // the recovery job tells the merchant what needs a person (Settings → PayLater's test).
-      PAYLATER_RECONCILE_SCHEDULE: "*/2 * * * *",
-    })
+    demo = getDemo()
     // Staff sign in through the dashboard's own login form: the widget's calls ride its session cookie.
+    // Its first page load compiles the dashboard (Vite dev middleware): allow it time once.
     ;({ browser, page, api: adminApi, raw: rawAdminApi } = await signInToAdmin(demo, ADMIN, { width: 1400, height: 1100 }))
-    // A fresh demo (migrations, seed, the dashboard's first compile) on a loaded 2-core machine
-    // has taken more than the 7 minutes a test gets.
-  }, 900_000)
+  }, 600_000)
 
-  // Normally already stopped by the last test; this only cleans up after a failure.
-  afterAll(() => closeAdminDemo(demo, browser))
+  afterAll(async () => {
+    await browser?.close()
+  })
 
   describe("Request to Pay from the order page (point of sale)", () => {
     it("refuses a bad number, sends a request, shows the decline, sends a new one, shows it paid: captured once", async () => {
@@ -394,11 +376,4 @@ describe("admin: the PayLater pages of the dashboard", () => {
       expect(await page.locator('[data-testid="paylater-payment-row"]').count()).toBe(Math.min(20, week.methods.total.money.payments))
     })
   })
-
-  it("stops every process it started on Ctrl-C", async () => {
-    const groups = [demo.state.demoPid, ...demo.state.processes.map((p) => p.pid)]
-    const code = await demo.stop()
-    expect(code).toBe(0)
-    expect(leftovers(groups, demo.dir)).toEqual([])
-  })
-})
+}
