@@ -8,15 +8,6 @@ import { RETIRE_SESSION_CONTEXT_KEY } from "../modules/paylater-ledger/ledger-po
  * new payment session replaces it as usual. The provider is told not to touch PayLater (context key),
  * since Medusa's update asks the provider first.
  */
-/**
- * Medusa's payment canceled (`canceled_at`): the order page then offers no Capture for money PayLater
- * gave back, and Medusa's totals never count it. Medusa asks the provider first; ours calls nothing
- * at PayLater on a cancel (base.ts cancelPayment).
- */
-export async function retirePayment(container: MedusaContainer, paymentId: string): Promise<void> {
-  await container.resolve(Modules.PAYMENT).cancelPayment(paymentId)
-}
-
 export async function retireSession(container: MedusaContainer, sessionId: string): Promise<void> {
   const payment = container.resolve(Modules.PAYMENT)
   const [session] = await payment.listPaymentSessions({ id: sessionId }, { select: ["id", "amount", "currency_code", "data", "status"], take: 1 })
@@ -29,4 +20,13 @@ export async function retireSession(container: MedusaContainer, sessionId: strin
     status: "canceled",
     context: { [RETIRE_SESSION_CONTEXT_KEY]: true } as never,
   })
+}
+
+/**
+ * Medusa's payment canceled (`canceled_at`): the order page then offers no Capture for money PayLater
+ * gave back, and Medusa's totals never count it. Medusa asks the provider first; ours calls nothing
+ * at PayLater on a cancel (base.ts cancelPayment).
+ */
+export async function retirePayment(container: MedusaContainer, paymentId: string): Promise<void> {
+  await container.resolve(Modules.PAYMENT).cancelPayment(paymentId)
 }
