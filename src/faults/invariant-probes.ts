@@ -77,12 +77,20 @@ const PROBES: Record<InvariantName, Probe> = {
   },
   // One dirham refunded at PayLater on an order's payment that Medusa never recorded, nothing listed.
   order_money_matches: (r) => {
-    const held = r.payments.find((p) => p.order_id && p.paylater_order_id && r.paylater.some((o) => o.order_id === p.paylater_order_id))
+    // A payment Medusa counts (captured) for money PayLater took (paid): a cent refunded at PayLater
+    // must then show on its order.
+    const held = r.payments.find(
+      (p) => p.order_id && p.captured && p.paylater_order_id && r.paylater.some((o) => o.order_id === p.paylater_order_id && o.status === 2)
+    )
     if (!held) return null
     const records = clone(r)
     records.paylater.find((x) => x.order_id === held.paylater_order_id)!.refunds.push({ amount: "0.01" })
-    records.attention = records.attention.filter((a) => a.paylater_order_id !== held.paylater_order_id)
-    records.refundAttempts = records.refundAttempts.filter((a) => a.paylater_order_id !== held.paylater_order_id)
+    // The checker leaves an order alone while any of its PayLater payments is on the list or has a
+    // refund of unknown outcome (an extra payment of a double submit, say): the probe takes those
+    // away for every payment of the order, not only the one it breaks.
+    const ofOrder = new Set(records.payments.filter((p) => p.order_id === held.order_id && p.paylater_order_id).map((p) => p.paylater_order_id!))
+    records.attention = records.attention.filter((a) => !a.paylater_order_id || !ofOrder.has(a.paylater_order_id))
+    records.refundAttempts = records.refundAttempts.filter((a) => !ofOrder.has(a.paylater_order_id))
     return { records, id: held.order_id! }
   },
   // A session of a cart that is no order, authorized with a live payment after PayLater refunded its money.

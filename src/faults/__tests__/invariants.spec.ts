@@ -278,6 +278,19 @@ describe("the checker checked on real records (probes)", () => {
     expect(Object.values(probeChecker(r)).every((outcome) => outcome === "caught")).toBe(true)
   })
 
+  it("breaks an order's money even when another payment of that order is on the list (an extra payment of a double submit)", () => {
+    const r = healthy()
+    r.paylater.push({ order_id: "payses_A2", status: 2, amount: "360.00", refunds: [] })
+    r.payments.push({ id: "pay_A2", paylater_order_id: "payses_A2", order_id: "order_A", cart_id: "cart_A", amount: "360.00", canceled: true, captured: false, refunds: [] })
+    r.attention.push({ id: "platt_A2", kind: "paid_without_order", status: "open", paylater_order_id: "payses_A2" })
+    expect(checkInvariants(r)).toEqual([])
+    expect(probeChecker(r).order_money_matches).toBe("caught")
+    // The payment it breaks is one Medusa counts: captured, for money PayLater took.
+    const s = healthy()
+    s.payments.unshift({ id: "pay_X", paylater_order_id: "payses_D", order_id: "order_C", cart_id: "cart_C", amount: "360.00", canceled: true, captured: false, refunds: [] })
+    expect(probeChecker(s).order_money_matches).toBe("caught")
+  })
+
   it("says when a run has nothing to break (no paid order, no refund)", () => {
     const r = healthy()
     r.paylater = r.paylater.map((o) => ({ ...o, status: 3, refunds: [] }))
