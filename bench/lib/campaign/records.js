@@ -99,6 +99,11 @@ async function readRecords({ databaseUrl, sandbox, since, seed, askSlackMs }) {
         [since]
       )
     ).rows
+    // A session's attempts are named after it ("<session>", then "<session>-2", ...): its latest is its own money.
+    const ownAttemptOf = (sessionId) =>
+      attempts
+        .filter((a) => a.paylater_order_id === sessionId || a.paylater_order_id.startsWith(`${sessionId}-`))
+        .sort((x, y) => new Date(y.created_at).getTime() - new Date(x.created_at).getTime())[0]?.paylater_order_id ?? sessionId
     return {
       seed,
       now: Date.now(),
@@ -118,7 +123,10 @@ async function readRecords({ databaseUrl, sandbox, since, seed, askSlackMs }) {
       sessions: sessions.map((s) => ({
         id: s.id,
         status: s.status,
-        paylater_order_id: s.payment_order_id ?? orderOfPayment.get(s.payment_id) ?? s.data_order_id ?? s.id,
+        // Never the session's data: Medusa copies it into the new session its rollback of a failed
+        // completion makes, where it names the old session's attempt (whose money this session cannot
+        // take: the provider authorizes a session from its own attempts, in the ledger).
+        paylater_order_id: s.payment_order_id ?? orderOfPayment.get(s.payment_id) ?? ownAttemptOf(s.id),
         cart_id: s.cart_id,
         cart_completed: !!s.completed_at,
         payment_id: s.payment_id,

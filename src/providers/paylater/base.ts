@@ -295,7 +295,6 @@ export abstract class PayLaterBaseProvider extends AbstractPaymentProvider<PayLa
     return { data }
   }
 
-  /** PayLater settles on its own; Medusa already recorded the capture when the payment was created. */
   /**
    * PayLater takes the whole amount when the shopper pays: a capture only records it in Medusa. It is
    * refused for money PayLater gave back (any of it) that no order holds, so a stale authorized
