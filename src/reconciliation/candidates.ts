@@ -82,9 +82,10 @@ export async function loadAttemptCandidates(
   const ledger = ledgerModuleOf(container)
   if (!ledger) return []
   const covered = new Set(sessions.map((s) => s.attempt?.paylater_order_id).filter(Boolean))
-  const detachedPaid = (await ledger.paidAttemptsSince(since)).filter(
-    (row) => !covered.has(row.paylater_order_id) && !row.order_id && !!(row.session_gone_at || row.superseded_by || row.start_error)
-  )
+  // Not only rows marked detached: the mark is written by Medusa's session delete (markSessionGone),
+  // which a dropped database connection can lose, leaving a paid row whose session is gone unmarked.
+  // Any paid row no session candidate stands for, held by no order and on no list, is decided.
+  const detachedPaid = (await ledger.paidAttemptsSince(since)).filter((row) => !covered.has(row.paylater_order_id) && !row.order_id)
   const listed = detachedPaid.length
     ? new Set(
         ((await ledger.listPayLaterAttentions({ dedupe_key: detachedPaid.map((row) => dedupeKeyOf(row.paylater_order_id)) })) as Array<{
