@@ -1,9 +1,10 @@
-import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys, MathBN, Modules } from "@medusajs/framework/utils"
 import type { BigNumberInput, MedusaContainer } from "@medusajs/framework/types"
 import type { AttemptRecord } from "../modules/paylater-ledger/ledger-port"
 import { ledgerModuleOf } from "../modules/paylater-ledger/resolve"
 import { decideOwner, type CollectionMoney, type Owner } from "../modules/paylater-ledger/whose-money"
 import { heldNote } from "../modules/paylater-ledger/money-plan"
+import { applyListStep } from "../modules/paylater-ledger/list-step"
 import { ownersOf } from "../medusa-records/owners"
 import { PAYLATER_PROVIDER } from "../medusa-records/session"
 import { attemptOfPayment } from "../medusa-records/payment-attempt"
@@ -79,8 +80,8 @@ async function collectionOfRow(container: MedusaContainer, row: AttemptRecord): 
  * Whose money this attempt is, decided now from its row and Medusa's records of its collection's
  * order (modules/paylater-ledger/whose-money.ts). When the order holds it and that is not recorded
  * yet, it is recorded on the row (the only writer of a row's `order_id`), and the row's open items
- * on Settings → PayLater close with a note: from then on it is the order's, whatever happens to
- * sessions or carts. Every money action calls this at the moment it acts.
+ * on Settings → PayLater close with a note (while nothing of it was refunded; after a refund, the
+ * money plan's list step): from then on it is the order's, whatever happens to sessions or carts. Every money action calls this at the moment it acts.
  */
 export async function whoseMoney(container: MedusaContainer, row: AttemptRecord, now: Date = new Date()): Promise<Owner> {
   const quick = decideOwner(row, null, now)
@@ -114,7 +115,11 @@ async function recordOwner(
     if ((await finishPlacedOrder(container, row, placed)) === null) return undefined
   }
   const recorded = await ledger.recordOrderOwner(row.paylater_order_id, { order_id: owner.order_id, payment_id: owner.payment_id })
-  await ledger.closeAttentionOfAttempt(row.paylater_order_id, heldNote(owner))
+  // Nothing went back: its items close as held. Once a refund exists the money plan's list step
+  // decides (closed as refunded when PayLater gave all of it back), applied by whoever asked.
+  if (!MathBN.gt(await ledger.refundedAmount(row.paylater_order_id), 0)) {
+    await applyListStep(ledger, { paylater_order_id: row.paylater_order_id }, { step: "close_held", note: heldNote(owner) })
+  }
   return recorded
 }
 

@@ -2,6 +2,7 @@ import { Modules } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { PAYLATER_PROVIDER } from "./session"
 import { paymentIsForAttempt } from "../modules/paylater-ledger/whose-money"
+import { ledgerModuleOf } from "../modules/paylater-ledger/resolve"
 
 /**
  * Which attempt (PayLater order) a Medusa payment was authorized for. The provider's authorization
@@ -32,4 +33,19 @@ export async function paymentOfAttempt(container: MedusaContainer, row: { paylat
   const payment = await recordedPaymentOf(container, row.session_id)
   if (!payment) return null
   return paymentIsForAttempt(attemptOfPayment(payment as { data?: Record<string, unknown> | null }), row) ? payment : null
+}
+
+/**
+ * The PayLater orders a Medusa payment was authorized for (one, or none when it is not PayLater's),
+ * by its session's ledger rows, never by the payment's data alone.
+ */
+export async function attemptsOfPayment(container: MedusaContainer, paymentId: string): Promise<string[]> {
+  const [payment] = await container
+    .resolve(Modules.PAYMENT)
+    .listPayments({ id: paymentId }, { select: ["id", "provider_id", "payment_session_id", "data"], take: 1 })
+  const sessionId = (payment as { payment_session_id?: string | null } | undefined)?.payment_session_id
+  if (!payment || !PAYLATER_PROVIDER.test(payment.provider_id) || !sessionId) return []
+  const rows = (await ledgerModuleOf(container)?.attemptsOfSession(sessionId)) ?? []
+  const named = attemptOfPayment(payment as { data?: Record<string, unknown> | null })
+  return rows.filter((row) => paymentIsForAttempt(named, row)).map((row) => row.paylater_order_id)
 }

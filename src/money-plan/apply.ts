@@ -1,17 +1,18 @@
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { logRef } from "../lib/paylater"
-import { planMoney, refundedInFullNote, type ListStep, type MoneyPlan } from "../modules/paylater-ledger/money-plan"
-import type { PayLaterLedgerModuleService } from "../modules/paylater-ledger/service"
+import { planMoney, type MoneyPlan } from "../modules/paylater-ledger/money-plan"
+import { applyListStep } from "../modules/paylater-ledger/list-step"
 import type { AttentionRecord } from "../modules/paylater-ledger/types"
 import { ledgerModuleOf } from "../modules/paylater-ledger/resolve"
 import { underCartMoneyLocks } from "./cart-locks"
+import { dedupeKeyOf } from "./refund-plan"
 import { moneyFactsOf } from "./facts"
 import { retirePayment, retireSession } from "../medusa-effects/retire-session"
 
 /**
  * The one executor of the money plan (modules/paylater-ledger/money-plan.ts), both sides: the
- * list's (applyListStep, below) and Medusa's (applyMoneyPlan: reads the facts, decides, and makes
+ * list's (applyListStep, modules/paylater-ledger/list-step.ts) and Medusa's (applyMoneyPlan: reads the facts, decides, and makes
  * Medusa's records match). The caller holds the money's locks (the session's
  * settlement lock and the cart lock, money-plan/cart-locks.ts), as the refunds do when they
  * call it right after PayLater accepted a refund; `convergeMoney` takes them itself. Idempotent:
@@ -34,11 +35,26 @@ export async function applyMoneyPlan(container: MedusaContainer, paylaterOrderId
   return plan
 }
 
-/** The plan applied under the money's locks, for a caller that holds none (the recovery job). */
+/**
+ * The whole plan, both records, under the money's locks, for a caller that holds none (the recovery
+ * job, Medusa's own refund of a PayLater payment): Medusa's side (applyMoneyPlan), then the list's
+ * (applyListStep on the attempt's open item: held money or money given back in full leaves the list).
+ */
 export async function convergeMoney(container: MedusaContainer, paylaterOrderId: string): Promise<MoneyPlan | null> {
-  const row = await ledgerModuleOf(container)?.findAttempt(paylaterOrderId)
-  if (!row) return null
-  return underCartMoneyLocks(container, { session_id: row.session_id, cart_id: row.cart_id }, () => applyMoneyPlan(container, paylaterOrderId))
+  const ledger = ledgerModuleOf(container)
+  const row = await ledger?.findAttempt(paylaterOrderId)
+  if (!ledger || !row) return null
+  return underCartMoneyLocks(container, { session_id: row.session_id, cart_id: row.cart_id }, async () => {
+    const plan = await applyMoneyPlan(container, paylaterOrderId)
+    if (plan) {
+      const [item] = (await ledger.listPayLaterAttentions(
+        { dedupe_key: dedupeKeyOf(paylaterOrderId), status: "open" },
+        { take: 1 }
+      )) as unknown as AttentionRecord[]
+      if (item) await applyListStep(ledger, { ...item, paylater_order_id: paylaterOrderId }, plan.list)
+    }
+    return plan
+  })
 }
 
 /**
@@ -53,21 +69,3 @@ export async function applyMoneyPlanAfterRefund(container: MedusaContainer, payl
       .warn(`PayLater: Medusa's records of ${logRef(paylaterOrderId)} were not brought in line after its refund (the recovery job tries again): ${(error as Error)?.message}`)
   )
 }
-
-/**
- * The plan's list step applied to Settings → PayLater's list (the ledger's side of the executor):
- * `close_held` closes every open item about the attempt's money with the step's note (nothing
- * refunded), `close_refunded` resolves the item as refunded; the other steps leave the list as it
- * is. Idempotent: closing a closed item changes nothing.
- */
-export async function applyListStep(
-  ledger: Pick<PayLaterLedgerModuleService, "closeAttentionOfAttempt" | "resolveAttention">,
-  item: Pick<AttentionRecord, "id" | "amount" | "status"> & { paylater_order_id: string },
-  step: ListStep
-): Promise<void> {
-  if (step.step === "close_held") await ledger.closeAttentionOfAttempt(item.paylater_order_id, step.note)
-  if (step.step === "close_refunded" && item.status === "open") {
-    await ledger.resolveAttention(item.id, { resolution: "refunded", note: refundedInFullNote(item.amount) })
-  }
-}
-

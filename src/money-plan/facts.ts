@@ -54,8 +54,8 @@ export async function moneyGivenBack(container: MedusaContainer, ledger: PayLate
  * payment was authorized from, or the live session whose current attempt it is (a completion would
  * authorize it from the paid row). Null when Medusa has none.
  */
-async function medusaSessionOf(container: MedusaContainer, row: AttemptRecord): Promise<MoneyFacts["medusa_session"]> {
-  if (row.superseded_by && !(await paymentOfAttempt(container, row))) return null
+async function medusaSessionOf(container: MedusaContainer, row: AttemptRecord, payment: MoneyFacts["medusa_payment"]): Promise<MoneyFacts["medusa_session"]> {
+  if (row.superseded_by && !payment) return null
   const [session] = await container
     .resolve(Modules.PAYMENT)
     .listPaymentSessions({ id: row.session_id }, { select: ["id", "status"], take: 1 })
@@ -70,11 +70,11 @@ async function medusaPaymentOf(container: MedusaContainer, row: AttemptRecord): 
 
 /** The facts the money plan is decided from, read now (callers hold the money's locks). */
 export async function moneyFactsOf(container: MedusaContainer, ledger: PayLaterLedgerModuleService, row: AttemptRecord, now: Date): Promise<MoneyFacts> {
-  const [owner, refunds, session, payment] = await Promise.all([
+  const payment = await medusaPaymentOf(container, row)
+  const [owner, refunds, session] = await Promise.all([
     whoseMoney(container, row, now),
     refundFactsOf(container, ledger, row.paylater_order_id, row.amount),
-    medusaSessionOf(container, row),
-    medusaPaymentOf(container, row),
+    medusaSessionOf(container, row, payment),
   ])
   return { owner, ...refunds, medusa_session: session, medusa_payment: payment }
 }

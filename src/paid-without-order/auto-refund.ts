@@ -14,7 +14,8 @@ import { notRefundableMessage, registrationOfItem, whyNotRefundable } from "./it
 import { planSentence } from "./listing"
 import { afterFailure, isAbandoned, isDue, planColumns, readPlan, startRefund, type AutoRefund } from "../money-plan/refund-plan"
 import { crashPoint } from "../faults/crash-point"
-import { applyListStep, applyMoneyPlanAfterRefund } from "../money-plan/apply"
+import { applyMoneyPlanAfterRefund } from "../money-plan/apply"
+import { applyListStep } from "../modules/paylater-ledger/list-step"
 
 /**
  * The automatic full refund of payments PayLater took without an order (paid-without-order.ts),

@@ -5,7 +5,7 @@ import { ledgerModuleOf } from "../modules/paylater-ledger/resolve"
 import type { AttentionRecord } from "../modules/paylater-ledger/types"
 import type { Owner } from "../modules/paylater-ledger/whose-money"
 import { moneyFactsOf } from "../money-plan/facts"
-import { applyListStep } from "../money-plan/apply"
+import { applyListStep } from "../modules/paylater-ledger/list-step"
 
 /** Items about PayLater money no order holds: the ones the owner decision can close. */
 const MONEY_KINDS = new Set(["paid_without_order", "orphaned"])

@@ -7,6 +7,7 @@ import { configuredRegistrations, registrationIdOf } from "../medusa-records/reg
 import { ownersOf } from "../medusa-records/owners"
 import { planMoney } from "../modules/paylater-ledger/money-plan"
 import { moneyFactsOf } from "../money-plan/facts"
+import { applyListStep } from "../modules/paylater-ledger/list-step"
 import { ownerSentence, paymentIsForAttempt } from "../modules/paylater-ledger/whose-money"
 import { attemptOfPayment, recordedPaymentOf } from "../medusa-records/payment-attempt"
 import { dedupeKeyOf, planColumns, planFor, type AutoRefund } from "../money-plan/refund-plan"
@@ -64,7 +65,8 @@ export interface PaidAttempt {
  * The one gate to the list, decided now by the money plan's list step (planMoney over whoseMoney): money an order holds is
  * never listed; when the cart is an order held by another payment (PayLater's or another method's)
  * this one is the extra: the shopper paid twice. While the owner cannot be told yet (an order being
- * placed this second) it is listed too: the list re-decides when it is read and when it acts.
+ * placed this second) it is listed too: the list re-decides when it is read and when it acts. Money
+ * PayLater gave back in full already is recorded closed, as refunded: nothing for a person to do.
  */
 export async function flagPaidAttempt(container: MedusaContainer, paid: PaidAttempt): Promise<AttentionRecord | null> {
   const ledger = ledgerModuleOf(container)
@@ -73,8 +75,9 @@ export async function flagPaidAttempt(container: MedusaContainer, paid: PaidAtte
   const facts = row ? await moneyFactsOf(container, ledger, row, new Date()) : null
   const owner = facts?.owner ?? ({ owner: "no_order" } as const)
   // The money plan's list step is the gate: money an order holds, or that nobody was paid, is never listed.
-  const step = facts ? planMoney(facts).list.step : "refundable"
-  if (step === "close_held" || step === "none") return null
+  const list = facts ? planMoney(facts).list : ({ step: "refundable" } as const)
+  const step = list.step
+  if (step === "close_held" || step === "none" || owner.owner === "this_order") return null
   if (owner.owner === "extra") {
     const cartId = paid.cart_id ?? row?.cart_id ?? null
     paid = {
@@ -89,7 +92,7 @@ export async function flagPaidAttempt(container: MedusaContainer, paid: PaidAtte
   const plan: AutoRefund = paid.unrouted
     ? { state: "held", tries: 0, next_attempt_at: null, last_error: paid.unrouted }
     : planFor(policyOf(container, paid.provider_id), paid.paid_at)
-  return ledger.flagForAttention("paid_without_order", {
+  const item = await ledger.flagForAttention("paid_without_order", {
     dedupe_key: dedupeKeyOf(paid.paylater_order_id),
     summary: `Paid ${paid.amount} QAR at PayLater (${paid.paylater_order_id}), but no order was placed: ${paid.reason}. ${planSentence(plan)}`,
     amount: paid.amount,
@@ -102,6 +105,13 @@ export async function flagPaidAttempt(container: MedusaContainer, paid: PaidAtte
     detail: { ...paid.detail, provider_id: paid.provider_id, paid_at: paid.paid_at.toISOString() },
     ...planColumns(plan),
   })
+  // Given back in full already (by another road): recorded, closed as refunded, nothing left to send.
+  // Kept as a closed item, not skipped, so recovery does not take the paid row up again every run.
+  if (list.step === "close_refunded" && item?.status === "open") {
+    await applyListStep(ledger, { ...item, paylater_order_id: paid.paylater_order_id }, list)
+    return ((await ledger.listPayLaterAttentions({ id: item.id }, { take: 1 })) as unknown as AttentionRecord[])[0] ?? item
+  }
+  return item
 }
 
 /**

@@ -123,6 +123,29 @@ export function paidWithoutOrder({ api, getContainer }: SuiteOptions, paylater: 
     expect(await ledgerForCart(getContainer(), cartId)).toMatchObject({ orders: 0 })
   })
 
+  it("sold out and back after PayLater's refund window: Medusa's failed completion gives the money back itself; the list records it refunded, nothing is sent again", async () => {
+    const started = await startCheckout(store, { regionId: seed.regionId, variantId: stocked.variantId }, PAYLATER_PROVIDER_ID)
+    if (!started.session.ok || !started.session.data.session) throw new Error(`session: ${JSON.stringify(started.session)}`)
+    const sessionId = started.session.data.session.id
+    const location = await decideOnLink(String(started.session.data.session.data.payment_link_url), "approve")
+    await stocked.setStock(0)
+    paylater().advanceClock(12 * MINUTE)
+    expect((await followToApp(api, location)).location).toMatch(/paylater_error=paid_not_placed/)
+    // Medusa's completion failed late enough for its own refund (the compensation's) to go through.
+    expect(refundsAt(sessionId)).toEqual([expect.objectContaining({ amount: "360.00", full: true })])
+
+    // Listed as what it is: refunded in full, closed, nothing for a person or the rule to send.
+    const [item] = await eventually(
+      () => ledgerModule().listPayLaterAttentions({ paylater_order_id: sessionId, kind: "paid_without_order" }),
+      (items) => items.length > 0
+    )
+    expect(item).toMatchObject({ status: "resolved", resolution: "refunded", resolution_note: "Refunded 360.00 QAR in full at PayLater." })
+    expect(await attention()).toEqual([])
+    expect(await run(later(12))).toEqual([])
+    expect(await run(later(120))).toEqual([])
+    expect(refundsAt(sessionId)).toHaveLength(1)
+  })
+
   it("is listed from PayLater's webhook alone when the shopper never comes back", async () => {
     paylater.pointWebhooksAt(api, "/paylater/webhooks")
     const started = await startCheckout(store, { regionId: seed.regionId, variantId: stocked.variantId }, PAYLATER_PROVIDER_ID)

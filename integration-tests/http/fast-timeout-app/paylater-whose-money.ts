@@ -203,6 +203,31 @@ export function whoseMoneyWhenActing({ api, getContainer }: SuiteOptions, paylat
     expect(await ledgerForCart(getContainer(), cartId)).toMatchObject({ orderId, orders: 1 })
   })
 
+  it("paid, its settlement died after recording it, its session deleted with the mark lost, the cart ordered with the other method: still found, listed and refunded", async () => {
+    // Fault campaign seed 949383780: the row said paid, the plugin's completion died on a dropped
+    // database connection, a new start deleted the session while markSessionGone's write was lost too.
+    const started = await startCheckout(store, { regionId: seed.regionId, variantId: seed.variants.standard.id }, PAYLATER_PROVIDER_ID)
+    const session = started.session.ok ? started.session.data.session! : null
+    if (!session) throw new Error("no session")
+    await decideOnLink(String(session.data.payment_link_url), "approve")
+    const ledger = getContainer().resolve(PAYLATER_LEDGER_MODULE) as PayLaterLedgerModuleService
+    expect(await ledger.recordStatus(session.id, { code: 2, signal: "webhook" })).toMatchObject({ state: "paid", order_id: null })
+
+    // The shopper picks the other method: Medusa deletes the PayLater session, the mark is lost.
+    expect((await store.createPaymentSession(started.paymentCollection.id, SYSTEM_PROVIDER_ID)).ok).toBe(true)
+    const row = (await ledger.findAttempt(session.id))!
+    expect(row.session_gone_at).toBeTruthy()
+    await ledger.updatePayLaterAttempts({ id: row.id, session_gone_at: null })
+    const completed = await store.completeCart(started.cart.id)
+    expect(completed).toMatchObject({ type: "order" })
+
+    await timePasses()
+    expect(merchant.refundsAtPayLater(session.id)).toEqual([expect.objectContaining({ amount: "360.00", full: true })])
+    const [closed] = await merchant.itemsFor(session.id, "all")
+    expect(closed).toMatchObject({ kind: "paid_without_order", status: "resolved", resolution: "refunded" })
+    expect((await ledger.findAttempt(session.id))!.order_id).toBeNull()
+  })
+
   /** One cart, two live sessions: the other method's (created first) and a PayLater link the shopper paid. */
   async function twoTabsPaidWithPayLater() {
     const payment = getContainer().resolve(Modules.PAYMENT)
@@ -244,6 +269,37 @@ export function whoseMoneyWhenActing({ api, getContainer }: SuiteOptions, paylat
     await timePasses()
     expect(merchant.refundsAtPayLater(paylaterSession.id)).toEqual([expect.objectContaining({ amount: "360.00", full: true })])
     expect(await ledgerForCart(getContainer(), cart.id)).toMatchObject({ orderId, orders: 1 })
+  })
+
+  it("a second PayLater payment staff capture on the order and then refund in full there: its item closes as refunded at once, and nothing is sent again", async () => {
+    const { payment, cart, paylaterSession } = await twoTabsPaidWithPayLater()
+    const completed = await store.completeCart(cart.id)
+    expect(completed).toMatchObject({ type: "order" })
+    await payment.authorizePaymentSession(paylaterSession.id, {})
+    paylater.pointWebhooksAt(api, PLUGIN_WEBHOOK_PATH)
+    expect(await paylater().sendWebhook({ orderId: paylaterSession.id, status: "success" })).toMatchObject({ outcome: "delivered" })
+    const item = await merchant.listed(paylaterSession.id)
+    expect(item.summary).toMatch(/paid twice/)
+
+    // Staff see a second PayLater payment on the order page; Medusa refunds only captured money, so
+    // they capture it (the order now holds it: Medusa's records say so) and refund it in full.
+    paylater().advanceClock(PAST_REFUND_WINDOW * MINUTE)
+    const [extra] = await payment.listPayments({ payment_session_id: paylaterSession.id })
+    const keep = { ...admin, validateStatus: () => true }
+    expect((await api.post(`/admin/payments/${extra.id}/capture`, {}, keep)).status).toBe(200)
+    expect((await api.post(`/admin/payments/${extra.id}/refund`, { amount: 360 }, keep)).status).toBe(200)
+    expect(merchant.refundsAtPayLater(paylaterSession.id)).toEqual([expect.objectContaining({ amount: "360.00", full: true })])
+
+    // Medusa's refund goes through the money plan when Medusa announces it (payment.refunded): the
+    // item closes as refunded without any page read or job run (the ledger's own row, not the list's view).
+    const ledger = getContainer().resolve(PAYLATER_LEDGER_MODULE) as PayLaterLedgerModuleService
+    const [closed] = await eventually(
+      () => ledger.listPayLaterAttentions({ id: item.id }),
+      ([row]) => row?.status === "resolved"
+    )
+    expect(closed).toMatchObject({ resolution: "refunded", resolution_note: "Refunded 360.00 QAR in full at PayLater." })
+    await timePasses()
+    expect(merchant.refundsAtPayLater(paylaterSession.id)).toHaveLength(1)
   })
 
   it("two live sessions, the other method's still pending: PayLater's paid settlement drops it and places the order with the PayLater payment", async () => {

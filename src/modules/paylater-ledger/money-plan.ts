@@ -74,7 +74,9 @@ function listStepOf(owner: Owner, refundedInFull: boolean): ListStep {
     case "not_paid":
       return { step: "none", note: `${ownerSentence(owner)} Nothing refunded.` }
     case "this_order":
-      return { step: "close_held", note: heldNote(owner) }
+      // The order's money given back in full (the order page's refund): the item about it closes as
+      // refunded, never with "Nothing refunded.".
+      return refundedInFull ? { step: "close_refunded", note: refundedInFullNote() } : { step: "close_held", note: heldNote(owner) }
     case "cannot_tell":
       return { step: "wait", note: ownerSentence(owner) }
     case "extra":

@@ -3,7 +3,7 @@ import type { AttemptRecord } from "../../modules/paylater-ledger/ledger-port"
 import type { AttentionRecord } from "../../modules/paylater-ledger/types"
 import { decideOwner, OWNER_SETTLES_WITHIN_MS, type CollectionMoney } from "../../modules/paylater-ledger/whose-money"
 import { currentItemsWith, type ItemPorts } from "../current-items"
-import { applyListStep } from "../../money-plan/apply"
+import { applyListStep } from "../../modules/paylater-ledger/list-step"
 
 /**
  * Settings → PayLater's list as a view of the ledger, behind ports: an in-memory ledger, Medusa's

@@ -65,11 +65,18 @@ describe("planMoney: Medusa's records follow the ledger", () => {
 })
 
 describe("planMoney: the list's side (Settings → PayLater), one decision for every road that acts on it", () => {
-  it("money an order holds closes its item, nothing refunded, whatever went back", () => {
+  it("money an order holds closes its item, nothing refunded from the list, also after a partial refund", () => {
     for (const given_back of [false, true]) {
-      const { list } = planMoney(facts({ owner: mine, given_back, refunded_in_full: given_back }))
+      const { list } = planMoney(facts({ owner: mine, given_back }))
       expect(list).toEqual({ step: "close_held", note: expect.stringMatching(/^Order order_1 holds this payment .* Nothing refunded\.$/) })
     }
+  })
+
+  it("money an order holds that PayLater gave back in full (the order page's refund) closes its item as refunded, never 'Nothing refunded.'", () => {
+    expect(planMoney(facts({ owner: mine, given_back: true, refunded_in_full: true })).list).toEqual({
+      step: "close_refunded",
+      note: "Refunded in full at PayLater.",
+    })
   })
 
   it("money no order holds, or extra beside the order's, is refundable until PayLater gave all of it back", () => {

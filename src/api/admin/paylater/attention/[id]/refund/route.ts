@@ -10,7 +10,8 @@ import { planMoney } from "../../../../../../modules/paylater-ledger/money-plan"
 import { moneyFactsOf } from "../../../../../../money-plan/facts"
 import { ownerSentence } from "../../../../../../modules/paylater-ledger/whose-money"
 import type { AttentionRecord } from "../../../../../../modules/paylater-ledger/types"
-import { applyListStep, applyMoneyPlanAfterRefund } from "../../../../../../money-plan/apply"
+import { applyMoneyPlanAfterRefund } from "../../../../../../money-plan/apply"
+import { applyListStep } from "../../../../../../modules/paylater-ledger/list-step"
 
 /** The order the payment's collection belongs to, if any. */
 async function orderOfPayment(container: MedusaContainer, paymentId: string): Promise<string | null> {

@@ -1,0 +1,33 @@
+import type { SubscriberArgs, SubscriberConfig } from "@medusajs/framework"
+import { ContainerRegistrationKeys, PaymentEvents } from "@medusajs/framework/utils"
+import { logRef } from "../lib/paylater"
+import { attemptsOfPayment } from "../medusa-records/payment-attempt"
+import { convergeMoney } from "../money-plan/apply"
+import { CartBusyError } from "../money-plan/cart-locks"
+
+/**
+ * Medusa's own refund of a PayLater payment (the order page's Refund, `refundPaymentWorkflow`) goes
+ * through the money plan as soon as Medusa announces it: the provider's refundPayment sent it to
+ * PayLater and recorded it in the ledger, and this applies the plan to both records, so money no
+ * order holds that went back leaves no usable session or payment and leaves the list as refunded.
+ * The order's own money is left as Medusa recorded it (the plan changes nothing there). A busy cart
+ * or a failure is left to the recovery job, which converges every refunded attempt
+ * (reconciliation/given-back-money.ts).
+ */
+export default async function payLaterPaymentRefundedHandler({ event, container }: SubscriberArgs<{ id: string }>): Promise<void> {
+  const paymentId = event.data?.id
+  if (!paymentId) return
+  for (const paylaterOrderId of await attemptsOfPayment(container, paymentId)) {
+    await convergeMoney(container, paylaterOrderId).catch((error: unknown) => {
+      if (error instanceof CartBusyError) return
+      container
+        .resolve(ContainerRegistrationKeys.LOGGER)
+        .warn(`PayLater: Medusa's records of ${logRef(paylaterOrderId)} were not brought in line after its refund (the recovery job tries again): ${(error as Error)?.message}`)
+    })
+  }
+}
+
+export const config: SubscriberConfig = {
+  event: PaymentEvents.REFUNDED,
+  context: { subscriberId: "paylater-payment-refunded" },
+}
