@@ -80,7 +80,12 @@ const PROBES: Record<InvariantName, Probe> = {
     // A payment Medusa counts (captured) for money PayLater took (paid): a cent refunded at PayLater
     // must then show on its order.
     const held = r.payments.find(
-      (p) => p.order_id && p.captured && p.paylater_order_id && r.paylater.some((o) => o.order_id === p.paylater_order_id && o.status === 2)
+      (p) =>
+        p.order_id &&
+        p.captured &&
+        p.paylater_order_id &&
+        r.orders.some((o) => o.id === p.order_id) &&
+        r.paylater.some((o) => o.order_id === p.paylater_order_id && o.status === 2)
     )
     if (!held) return null
     const records = clone(r)

@@ -80,9 +80,9 @@ async function readRecords({ databaseUrl, sandbox, since, seed, askSlackMs }) {
         `select o.id, opc.payment_collection_id, cpc.cart_id from "order" o
            join order_payment_collection opc on opc.order_id = o.id and opc.deleted_at is null
            left join cart_payment_collection cpc on cpc.payment_collection_id = opc.payment_collection_id and cpc.deleted_at is null
-          where o.deleted_at is null and o.created_at >= $1
+          where o.deleted_at is null
             and exists (select 1 from payment_session s where s.payment_collection_id = opc.payment_collection_id
-                          and s.provider_id like 'pp_paylater%')`,
+                          and s.provider_id like 'pp_paylater%' and s.created_at >= $1)`,
         [since]
       )
     ).rows
@@ -180,7 +180,8 @@ async function makeAutoRefundsDue(databaseUrl, since) {
  * decided once OWNER_SETTLES_WITHIN_MS has passed since the order (whose-money.ts) and since its
  * session's authorization (the recovery job's selection, reconciliation/select.ts). Called once the
  * faults have stopped and no completion runs: both times are moved back past the bound, which is
- * what waiting would do. The checker's records are chosen by the rows' own times, not these.
+ * what waiting would do. The checker's records are chosen by times this leaves alone (an order by
+ * its PayLater sessions' creation, never its own created_at, which this moves before the campaign).
  */
 async function makeOwnerDecisionsDue(databaseUrl, since, boundMs) {
   return query(databaseUrl, async (db) => {
