@@ -5,20 +5,22 @@ const { spawn } = require("node:child_process")
 /**
  * Every benchmark once with tiny counts (`node bench/run-all.js --smoke`): a benchmark that no longer
  * runs is a failed test, each benchmark one test. Nothing is timed. Its own database and servers.
+ * `output`: where its output goes (a file when it runs alongside the integration tier).
  */
-function benchSmoke({ root, env, log }) {
+function benchSmoke({ root, env, log, output = process.stdout }) {
   log("benchmarks, smoke mode (each runs its whole path with tiny counts; figures are not measurements)")
   const started = Date.now()
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [path.join(root, "bench", "run-all.js"), "--smoke"], {
       cwd: root,
       env,
-      stdio: ["ignore", "pipe", "inherit"],
+      stdio: ["ignore", "pipe", output === process.stdout ? "inherit" : "pipe"],
     })
     let last = null
     let pending = ""
+    child.stderr?.on("data", (chunk) => output.write(chunk))
     child.stdout.on("data", (chunk) => {
-      process.stdout.write(chunk)
+      output.write(chunk)
       pending += chunk
       const lines = pending.split("\n")
       pending = lines.pop()
