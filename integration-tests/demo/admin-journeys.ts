@@ -264,7 +264,7 @@ export function adminJourneys(getDemo: () => RunningDemo): void {
       }
 
       // The merchant is told in the admin's notification panel (issue 44): once, by the recovery job's
-      // next run (every 2 minutes in the demo), in Settings → PayLater's words, nothing secret in it.
+      // next run (every 30 seconds in this test's demo), in Settings → PayLater's words, nothing secret in it.
       const deadline = Date.now() + 200_000
       let told: Json[] = []
       while (!told.length && Date.now() < deadline) {
