@@ -81,7 +81,8 @@ async function collectionOfRow(container: MedusaContainer, row: AttemptRecord): 
  * order (modules/paylater-ledger/whose-money.ts). When the order holds it and that is not recorded
  * yet, it is recorded on the row (the only writer of a row's `order_id`), and the row's open items
  * on Settings → PayLater close with a note (while nothing of it was refunded; after a refund, the
- * money plan's list step): from then on it is the order's, whatever happens to sessions or carts. Every money action calls this at the moment it acts.
+ * money plan's list step): from then on it is the order's, whatever happens to sessions or carts.
+ * Every money action calls this at the moment it acts.
  */
 export async function whoseMoney(container: MedusaContainer, row: AttemptRecord, now: Date = new Date()): Promise<Owner> {
   const quick = decideOwner(row, null, now)

@@ -89,12 +89,18 @@ export async function flagPaidAttempt(container: MedusaContainer, paid: PaidAtte
   } else if (owner.owner === "cannot_tell") {
     paid = { ...paid, order_id: owner.order_id, reason: `${paid.reason}; ${ownerSentence(owner)}` }
   }
-  const plan: AutoRefund = paid.unrouted
-    ? { state: "held", tries: 0, next_attempt_at: null, last_error: paid.unrouted }
-    : planFor(policyOf(container, paid.provider_id), paid.paid_at)
+  // Given back in full already (by another road): nothing is scheduled, the item is recorded closed below.
+  const refundedAlready = list.step === "close_refunded"
+  const plan: AutoRefund = refundedAlready
+    ? { state: "refunded", tries: 0, next_attempt_at: null, last_error: null }
+    : paid.unrouted
+      ? { state: "held", tries: 0, next_attempt_at: null, last_error: paid.unrouted }
+      : planFor(policyOf(container, paid.provider_id), paid.paid_at)
   const item = await ledger.flagForAttention("paid_without_order", {
     dedupe_key: dedupeKeyOf(paid.paylater_order_id),
-    summary: `Paid ${paid.amount} QAR at PayLater (${paid.paylater_order_id}), but no order was placed: ${paid.reason}. ${planSentence(plan)}`,
+    summary: `Paid ${paid.amount} QAR at PayLater (${paid.paylater_order_id}), but no order was placed: ${paid.reason}. ${
+      refundedAlready ? "PayLater has refunded it in full already; nothing more is sent." : planSentence(plan)
+    }`,
     amount: paid.amount,
     paylater_order_id: paid.paylater_order_id,
     session_id: paid.session_id,
@@ -105,9 +111,8 @@ export async function flagPaidAttempt(container: MedusaContainer, paid: PaidAtte
     detail: { ...paid.detail, provider_id: paid.provider_id, paid_at: paid.paid_at.toISOString() },
     ...planColumns(plan),
   })
-  // Given back in full already (by another road): recorded, closed as refunded, nothing left to send.
   // Kept as a closed item, not skipped, so recovery does not take the paid row up again every run.
-  if (list.step === "close_refunded" && item?.status === "open") {
+  if (refundedAlready && item?.status === "open") {
     await applyListStep(ledger, { ...item, paylater_order_id: paid.paylater_order_id }, list)
     return ((await ledger.listPayLaterAttentions({ id: item.id }, { take: 1 })) as unknown as AttentionRecord[])[0] ?? item
   }

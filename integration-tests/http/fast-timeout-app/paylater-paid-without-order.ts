@@ -139,7 +139,14 @@ export function paidWithoutOrder({ api, getContainer }: SuiteOptions, paylater: 
       () => ledgerModule().listPayLaterAttentions({ paylater_order_id: sessionId, kind: "paid_without_order" }),
       (items) => items.length > 0
     )
-    expect(item).toMatchObject({ status: "resolved", resolution: "refunded", resolution_note: "Refunded 360.00 QAR in full at PayLater." })
+    expect(item).toMatchObject({
+      status: "resolved",
+      resolution: "refunded",
+      resolution_note: "Refunded 360.00 QAR in full at PayLater.",
+      refund_state: "refunded",
+      refund_due_at: null,
+    })
+    expect(item.summary).toMatch(/refunded it in full already; nothing more is sent\.$/)
     expect(await attention()).toEqual([])
     expect(await run(later(12))).toEqual([])
     expect(await run(later(120))).toEqual([])
