@@ -46,7 +46,8 @@ export async function convergeMoney(container: MedusaContainer, paylaterOrderId:
   if (!ledger || !row) return null
   return underCartMoneyLocks(container, { session_id: row.session_id, cart_id: row.cart_id }, async () => {
     const plan = await applyMoneyPlan(container, paylaterOrderId)
-    if (plan) {
+    // Only a closing step changes the list: refundable, wait and none need no read of it.
+    if (plan && (plan.list.step === "close_held" || plan.list.step === "close_refunded")) {
       const [item] = (await ledger.listPayLaterAttentions(
         { dedupe_key: dedupeKeyOf(paylaterOrderId), status: "open" },
         { take: 1 }
