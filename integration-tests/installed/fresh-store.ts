@@ -280,7 +280,9 @@ export function startRegistryInstall(medusaVersion: string): void {
   const dir = newStoreDir(medusaVersion, null)
   const started = Date.now()
   const installed = new Promise<{ dir: string; ms: number }>((resolve, reject) => {
-    const child = spawn("npm", ["install", "--no-audit", "--no-fund"], { cwd: dir, env: NPM_ENV, stdio: ["ignore", "pipe", "pipe"] })
+    // --prefer-offline: package data already in npm's cache is not asked for again (the same ranges
+    // resolve; what the cache lacks still comes from the registry).
+    const child = spawn("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline"], { cwd: dir, env: NPM_ENV, stdio: ["ignore", "pipe", "pipe"] })
     let output = ""
     const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-6000))
     child.stdout.on("data", keep)
@@ -317,7 +319,7 @@ export async function createStore(opts: {
   const npmEnv = NPM_ENV
   if (prepared) {
     store.timings.push({ step: `npm install (store, Medusa ${opts.medusaVersion} from the registry; started before the plugin was packed)`, ms: prepared.ms })
-    store.run("npm install <the plugin's tarball>", "npm", ["install", "--no-audit", "--no-fund", opts.tarball], { env: npmEnv })
+    store.run("npm install <the plugin's tarball>", "npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", opts.tarball], { env: npmEnv })
     return store
   }
   const started = Date.now()

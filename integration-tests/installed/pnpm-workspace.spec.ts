@@ -210,8 +210,8 @@ describe(`as installed in a pnpm workspace shaped like Medusa's DTC starter (Med
         }),
       },
     })
-    ws.pnpm("pnpm install (workspace)", null, ["install"])
-    kitAdd = ws.pnpm("pnpm add medusa-payment-paylater-storefront (apps/storefront)", ws.storefront, ["add", kitTarball])
+    ws.pnpm("pnpm install (workspace)", null, ["install", "--prefer-offline"])
+    kitAdd = ws.pnpm("pnpm add medusa-payment-paylater-storefront (apps/storefront)", ws.storefront, ["add", "--prefer-offline", kitTarball])
 
     ws.backend.medusa("medusa db:migrate", ["db:migrate"])
     const seedOut = path.join(ws.backend.dir, "seeded.json")
@@ -540,7 +540,7 @@ describe(`as installed in a pnpm workspace shaped like Medusa's DTC starter (Med
     // 19 there, 18 in the backend) into a second copy, and the hidden hoisted link may point at
     // either; here the provider is loaded from the storefront's copy on purpose, the plugin (its
     // module, routes and middleware) from the backend's.
-    ws.pnpm("pnpm add medusa-payment-paylater (apps/storefront, the old guide's mistake)", ws.storefront, ["add", pluginTarball])
+    ws.pnpm("pnpm add medusa-payment-paylater (apps/storefront, the old guide's mistake)", ws.storefront, ["add", "--prefer-offline", pluginTarball])
     const backendCopy = fs.realpathSync(path.join(ws.backend.dir, "node_modules", "medusa-payment-paylater"))
     const storefrontCopy = fs.realpathSync(path.join(ws.storefront.dir, "node_modules", "medusa-payment-paylater"))
     expect(ws.copiesOf("medusa-payment-paylater")).toHaveLength(2)

@@ -32,6 +32,17 @@ export async function createDatabase(name: string): Promise<string> {
   return `postgres://${auth}@${PG.host}:${PG.port}/${name}`
 }
 
+/**
+ * A byte-for-byte copy of `from` (PostgreSQL's CREATE DATABASE … TEMPLATE; nothing may be connected
+ * to `from` meanwhile): a second store as the first one was at that moment, without booting Medusa
+ * to migrate it again.
+ */
+export async function copyDatabase(from: string, to: string): Promise<string> {
+  await onServer([`DROP DATABASE IF EXISTS "${to}"`, `CREATE DATABASE "${to}" TEMPLATE "${from}"`])
+  const auth = PG.password ? `${encodeURIComponent(PG.user)}:${encodeURIComponent(PG.password)}` : encodeURIComponent(PG.user)
+  return `postgres://${auth}@${PG.host}:${PG.port}/${to}`
+}
+
 export async function dropDatabase(name: string): Promise<void> {
   await onServer([`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`]).catch(() => undefined)
 }
