@@ -16,6 +16,7 @@ const { ensureChromium } = require("./lib/chromium")
 const { ensureRedis } = require("./lib/redis")
 const { benchSmoke } = require("./lib/bench-smoke")
 const { createTemplateDatabase, TEMPLATE_ENV } = require("./lib/template-db")
+const { machineSpeed } = require("./lib/machine-speed")
 
 const root = path.resolve(__dirname, "..")
 const args = process.argv.slice(2)
@@ -222,6 +223,10 @@ async function main() {
     console.log("0 passed, 1 failed")
     process.exit(1)
   }
+  // Machines differ: this run's times say little without how fast a core is (the same commit took
+  // 17 minutes on one two-core machine and 37 on another whose core did half the digests).
+  const speed = machineSpeed()
+  log(`machine: ${require("node:os").cpus().length} cores; one core does ${speed.toLocaleString("en")} MD5+HMAC-SHA256 digests per CPU-second (scripts/lib/machine-speed.js)`)
   const runStarted = Date.now()
   // The suites that install the packed plugin, and the benchmarks, run the built plugin: built once
   // here for the whole run (CI has just built it and says so with PAYLATER_PLUGIN_BUILT=1).
@@ -244,7 +249,7 @@ async function main() {
   const failed = results.reduce((n, r) => n + r.failed, 0)
   const skipped = results.reduce((n, r) => n + r.skipped, 0)
   const total = (Date.now() - runStarted) / 1000
-  log(`time by tier: ${results.map(tierLine).join("; ")}; ${Math.round(total)} s in all (wall clock)`)
+  log(`time by tier: ${results.map(tierLine).join("; ")}; ${Math.round(total)} s in all (wall clock; a core here does ${speed.toLocaleString("en")} digests per CPU-second)`)
   // Opt-in observations (e.g. PAYLATER_MULTI_INSTANCE_CONTROL=1) are skipped otherwise; the last
   // line stays exactly "N passed, N failed", which CI reads.
   if (skipped) log(`${skipped} skipped (opt-in observations)`)

@@ -137,7 +137,8 @@ integrationTestRunner({
       it.each([
         ["failing with 5xx", { mode: "error", status: 503 }],
         ["timing out", { mode: "timeout" }],
-        ["answering garbage", { mode: "garbage" }],
+        // Garbage ends in the same place (the client's UNEXPECTED_RESPONSE, client.errors.suite.ts;
+        // settlement's "unavailable" for any unanswered question, settle.suite.ts).
       ] as const)("%s: the shopper sees the pending page, reconciliation places the order once PayLater is back", async (_label, fault) => {
         const { cart, session, data } = await checkout()
         await payWithWebhooksDropped(data.payment_link_url)

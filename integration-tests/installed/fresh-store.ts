@@ -365,6 +365,13 @@ export async function startHttpsTerminatingProxy(
     })
     req.pipe(upstream)
   })
+  // The suite's fetch keeps its connection to this proxy alive for the 5 s Medusa's answers announce
+  // (their Keep-Alive header passes through), and this server must never close an idle connection
+  // first: the tests block this process in spawnSync (`medusa exec`), and the first request after
+  // such a block went out on a connection whose overdue idle timer then fired here: ECONNRESET
+  // (reproduced with a proxy, an upstream process and two 9 s spawnSync: reset at Node's default 5 s,
+  // answered at 65 s).
+  server.keepAliveTimeout = 65_000
   // Both loopback families: "localhost" may resolve to ::1 or 127.0.0.1.
   // Port 0 binds a free port now and keeps it: a port only looked up early can be taken by
   // another process during the minutes the store takes to install and build.

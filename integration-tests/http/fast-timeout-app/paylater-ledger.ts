@@ -8,7 +8,7 @@
  *
  * - A Request to Pay whose answer was lost, approved later in the app → listed, refunded exactly once.
  * - PayLater-looking keys sent by the storefront → never shown back, and the paid link → one order.
- * - 21 checkout restarts, then the FIRST link paid → found and handled, never silently lost.
+ * - checkout restarted, then the FIRST link paid → found and handled, never silently lost.
  * - After a failed completion, Medusa's recreated unpaid session shows none of the paid one's state.
  */
 import { useSeededStore } from "../../helpers/seeded-store"
@@ -159,13 +159,15 @@ export function ledger({ api, getContainer }: SuiteOptions, paylater: SandboxHan
   /**
    * What a merchant expects here: the first link is money for this cart with no order, so it is
    * handled as paid without an order, listed and (default policy) refunded once. Not the cart
-   * completed with it: the shopper restarted checkout 21 times and the storefront now offers a
+   * completed with it: the shopper restarted checkout and the storefront now offers a
    * newer link they may pay too; Medusa no longer has a session for the first link, so an order
    * from it would carry no Medusa payment; and an order placed from an abandoned attempt is an
    * order the shopper may not have meant. A refund is what they get back without asking.
    */
-  it("21 checkout restarts, then the FIRST link paid: found, listed and refunded once, never silently lost", async () => {
-    const RESTARTS = 21
+  it("checkout restarted 3 times, then the FIRST link paid: found, listed and refunded once, never silently lost", async () => {
+    // No cap per cart anywhere (reconciliation/select.spec.ts: 25 restarts, 25 candidates); three
+    // restarts make the first link an old tab's, replaced on the cart and deleted by Medusa.
+    const RESTARTS = 3
     const started = await startCheckout(store, { regionId: seed.regionId, variantId: seed.variants.standard.id }, PAYLATER_PROVIDER_ID)
     if (!started.session.ok || !started.session.data.session) throw new Error(`session: ${JSON.stringify(started.session)}`)
     const first = started.session.data.session
@@ -176,7 +178,7 @@ export function ledger({ api, getContainer }: SuiteOptions, paylater: SandboxHan
       if (!again.ok || !again.data.session) throw new Error(`restart ${i + 1}: ${JSON.stringify(again)}`)
       sessions.push(again.data.session.id)
     }
-    // Each restart replaced the previous session: one live session, 22 distinct attempts at PayLater.
+    // Each restart replaced the previous session: one live session, a distinct attempt at PayLater each.
     expect(new Set(sessions).size).toBe(RESTARTS + 1)
     const live = await store.get<{ cart: any }>(`/store/carts/${started.cart.id}?fields=*payment_collection.payment_sessions`)
     if (!live.ok) throw new Error(`cart: ${JSON.stringify(live.error)}`)

@@ -365,27 +365,6 @@ export function requestToPay({ api, getContainer }: SuiteOptions, paylater: Sand
       expect(await paymentsOfOrder(orderId)).toEqual({ payments: 1, captures: 1 })
     })
 
-    it("sends a 150 QAR request (below the payment link's 300 QAR minimum) and captures it once", async () => {
-      const admin = await createAdminUser(api, getContainer())
-      const orderId = await orderWithOutstandingAmount(api, admin, seed, { small: true })
-      const rtp = requestToPayApi(api, admin, orderId)
-      expect((await rtp.state()).data.request_to_pay).toMatchObject({ outstanding_amount: "150.00", can_send: true })
-
-      const sent = await rtp.send("5111 8021")
-      expect(sent.status).toBe(201)
-      const request = sent.data.request_to_pay.request
-      expect(request).toMatchObject({ status: "waiting", amount: "150.00" })
-      expect(rtpRequests()[0].body).toMatchObject({ order_amount: 150, expiry_minutes: 15 })
-
-      await paylater().approveRequest(request.session_id)
-      await watch.waitForFinished(1)
-      await eventually(
-        async () => (await rtp.state()).data.request_to_pay,
-        (s) => s.request?.status === "paid" && s.outstanding_amount === "0.00"
-      )
-      expect(await paymentsOfOrder(orderId)).toEqual({ payments: 1, captures: 1 })
-    })
-
     it("sends a new request after a decline, and refuses bad numbers", async () => {
       const admin = await createAdminUser(api, getContainer())
       const orderId = await orderWithOutstandingAmount(api, admin, seed)
