@@ -1,6 +1,6 @@
 /**
- * "Never lose a paid order": PayLater slow, failing, timing out, answering garbage, its token
- * endpoint down, webhooks dropped, duplicated, late and reordered. For each fault the shopper gets
+ * "Never lose a paid order": PayLater slow, failing, timing out (garbage answers: the client's unit
+ * tests, the same unanswered road), its token endpoint down, webhooks dropped, duplicated, late and reordered. For each fault the shopper gets
  * a clear answer (an error message, a redirect with a reason, the pending page or the waiting
  * screen), no request hangs (every HTTP call has a client timeout), and once the fault is over the
  * reconciliation workflow (or its scheduled job) leaves exactly one order and one capture for a paid

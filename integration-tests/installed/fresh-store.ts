@@ -280,8 +280,9 @@ export function startRegistryInstall(medusaVersion: string): void {
   const dir = newStoreDir(medusaVersion, null)
   const started = Date.now()
   const installed = new Promise<{ dir: string; ms: number }>((resolve, reject) => {
-    // --prefer-offline: package data already in npm's cache is not asked for again (the same ranges
-    // resolve; what the cache lacks still comes from the registry).
+    // --prefer-offline: package data already in npm's cache is not asked for again, so the ranges
+    // resolve against what the cache knows (a release newer than the cache can go unseen until it
+    // refreshes; any version in range is one a merchant may get); what it lacks comes from the registry.
     const child = spawn("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline"], { cwd: dir, env: NPM_ENV, stdio: ["ignore", "pipe", "pipe"] })
     let output = ""
     const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-6000))
@@ -366,12 +367,12 @@ export async function startHttpsTerminatingProxy(
     req.pipe(upstream)
   })
   // The suite's fetch keeps its connection to this proxy alive for the 5 s Medusa's answers announce
-  // (their Keep-Alive header passes through), and this server must never close an idle connection
-  // first: the tests block this process in spawnSync (`medusa exec`), and the first request after
-  // such a block went out on a connection whose overdue idle timer then fired here: ECONNRESET
-  // (reproduced with a proxy, an upstream process and two 9 s spawnSync: reset at Node's default 5 s,
-  // answered at 65 s).
-  server.keepAliveTimeout = 65_000
+  // (their Keep-Alive header passes through) and closes it itself; this server must never close an
+  // idle connection first: the tests block this process in spawnSync (`medusa exec`), and the first
+  // request after such a block went out on a connection whose overdue idle timer then fired here:
+  // ECONNRESET (reproduced with a proxy, an upstream process and two 9 s spawnSync: reset with Node's
+  // default 5 s, answered with no idle timeout). 0: no idle timeout at all, however long a block.
+  server.keepAliveTimeout = 0
   // Both loopback families: "localhost" may resolve to ::1 or 127.0.0.1.
   // Port 0 binds a free port now and keeps it: a port only looked up early can be taken by
   // another process during the minutes the store takes to install and build.

@@ -129,9 +129,9 @@ afterAll(async () => {
 })
 
 describe("NODE_ENV=production boot of the dev store", () => {
-  // One refused boot proves the guard runs at `medusa start` and stops it; what it refuses (an unset
-  // environment, private addresses, plain http, ...) is production-guard.suite.ts's, case by case.
   it.each([
+    ["an unset environment", { PAYLATER_ENVIRONMENT: "" }, [/environment must be set explicitly when NODE_ENV=production/]],
+    ["a private 10.x address", { PAYLATER_API_BASE_URL: "https://10.0.0.5" }, [/is in the private address range/]],
     [
       "NODE_ENV=prod (production to Medusa) with the sandbox's secrets",
       { NODE_ENV: "prod", PAYLATER_CLIENT_SECRET: "sandbox-secret", PAYLATER_WEBHOOK_SECRET: "sandbox-webhook-secret" },

@@ -1,6 +1,6 @@
 // How fast one core of this machine is, so a run's times can be compared with another machine's:
 // the work every PayLater notification costs (MD5 of its fields, HMAC-SHA256 of that hash), counted
-// per second of this thread's own CPU time, like bench/verify.js's "bare MD5+HMAC floor" (the same
+// per second of this process's CPU time, like bench/verify.js's "bare MD5+HMAC floor" (the same
 // two digests; BENCHMARKS.md gives that floor for the machine its figures were taken on).
 const crypto = require("node:crypto")
 

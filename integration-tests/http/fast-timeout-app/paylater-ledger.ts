@@ -165,8 +165,10 @@ export function ledger({ api, getContainer }: SuiteOptions, paylater: SandboxHan
    * order the shopper may not have meant. A refund is what they get back without asking.
    */
   it("checkout restarted 3 times, then the FIRST link paid: found, listed and refunded once, never silently lost", async () => {
-    // No cap per cart anywhere (reconciliation/select.spec.ts: 25 restarts, 25 candidates); three
-    // restarts make the first link an old tab's, replaced on the cart and deleted by Medusa.
+    // Reconciliation takes every attempt of a cart, however many (reconciliation/__tests__/select.suite.ts: 25
+    // restarts, 25 candidates; 21 here once proved a 20-entry cap gone). Three restarts make the
+    // first link an old tab's, replaced on the cart and deleted by Medusa. (Stores also limit link
+    // starts per cart, 10 an hour by default; integration-tests/setup.js raises it for the tests.)
     const RESTARTS = 3
     const started = await startCheckout(store, { regionId: seed.regionId, variantId: seed.variants.standard.id }, PAYLATER_PROVIDER_ID)
     if (!started.session.ok || !started.session.data.session) throw new Error(`session: ${JSON.stringify(started.session)}`)

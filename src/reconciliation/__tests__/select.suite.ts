@@ -118,11 +118,28 @@ describe("which sessions a run asks about", () => {
     expect(sessionReason(paid(STUCK_AFTER_MS - 1), NOW, 1440)).toBeNull()
   })
 
-  it("leaves authorized sessions alone when the order exists, or when they belong to an order (point of sale)", () => {
+  it("leaves authorized sessions alone when the order exists and holds their paid attempt, or when they belong to an order (point of sale)", () => {
     const authorized_at = minutesAgo(10)
-    expect(sessionReason(session("a", { status: "authorized", authorized_at, order_id: "order_1" }), NOW, 1440)).toBeNull()
-    expect(sessionReason(session("a", { status: "authorized", authorized_at, cart_id: null, order_id: "order_1" }), NOW, 1440)).toBeNull()
+    const held = { state: "paid" as const, order_id: "order_1" }
+    expect(sessionReason(session("a", { status: "authorized", authorized_at, order_id: "order_1" }, held), NOW, 1440)).toBeNull()
+    expect(sessionReason(session("a", { status: "authorized", authorized_at, cart_id: null, order_id: "order_1" }, held), NOW, 1440)).toBeNull()
   })
+
+  it.each(["open", "starting"] as const)(
+    "asks about an ordered session's current attempt while it is %s (a retried create, '-2', next to the first attempt its order holds), at its own next-ask time",
+    (state) => {
+      const retried = (row: Partial<Row>, over: Partial<SessionCandidate> = {}) =>
+        session("a", { status: "authorized", authorized_at: minutesAgo(10), order_id: "order_1", ...over }, { paylater_order_id: "a-2", state, ...row })
+      expect(sessionReason(retried({}), NOW, 1440)).toBe("pending")
+      expect(sessionReason(retried({ next_ask_at: minutesAgo(-1) }), NOW, 1440)).toBeNull()
+      expect(sessionReason(retried({ next_ask_at: minutesAgo(0) }), NOW, 1440)).toBe("pending")
+      // PayLater's end of it (or its payment, then the owner decision's rule) stops the asking.
+      for (const ended of ["declined", "expired", "never_started"] as const) {
+        expect(sessionReason(retried({ state: ended }), NOW, 1440)).toBeNull()
+      }
+      expect(ids(select([retried({})]))).toEqual(["a"])
+    }
+  )
 
   it("asks about a paid cart's order whose payment nobody recorded, once the owner decision's bound has passed", () => {
     const placed = (agoMs: number, over: Partial<SessionCandidate> = {}, row: Partial<Row> = {}) =>
