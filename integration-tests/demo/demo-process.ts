@@ -16,6 +16,7 @@ export interface DemoState {
   regionId: string
   /** The demo's database (the embedded server, or the machine's own PostgreSQL it fell back to). */
   databaseUrl: string
+  databaseEmbedded: boolean
   processes: { name: string; pid: number }[]
 }
 
@@ -33,6 +34,23 @@ const { freePort, freePorts } = require("../../scripts/lib/database") as {
   freePorts(count: number, avoid?: number[]): Promise<number[]>
 }
 export { freePort }
+
+/** Drops the run's database on the machine's PostgreSQL (the embedded one goes with its directory). */
+async function dropDatabaseOf(databaseUrl: string): Promise<void> {
+  const { Client } = require("pg") as typeof import("pg")
+  const url = new URL(databaseUrl)
+  const name = decodeURIComponent(url.pathname.slice(1))
+  url.pathname = "/postgres"
+  const client = new Client({ connectionString: url.toString() })
+  try {
+    await client.connect()
+    await client.query(`DROP DATABASE IF EXISTS "${name.replace(/"/g, '""')}" WITH (FORCE)`)
+  } catch {
+    // Nothing to drop, or the server is gone: nothing left behind that a next run would reuse.
+  } finally {
+    await client.end().catch(() => undefined)
+  }
+}
 
 function exitOf(child: ChildProcess): Promise<number | null> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode)
@@ -55,6 +73,10 @@ export async function startDemo(env: Record<string, string> = {}): Promise<Runni
     DEMO_PG_DIR: path.join(dir, "pg"),
     DEMO_STATE_FILE: path.join(dir, "state.json"),
     DEMO_LOG_DIR: path.join(dir, "logs"),
+    // A database of this run's own: where embedded PostgreSQL cannot start (as root under a directory
+    // other users cannot enter) the demo falls back to the machine's PostgreSQL, where the default
+    // name would be shared with every earlier run's demo (its notifications, its orders). Dropped on stop.
+    DEMO_DB_NAME: `paylater_demo_test_${process.pid}_${Date.now().toString(36)}`,
     ...env,
   }
   for (const name of ["DATABASE_URL", "DB_HOST", "DB_PORT", "DB_USERNAME", "DB_PASSWORD", "TEST_TYPE", "NODE_OPTIONS"]) {
@@ -85,7 +107,9 @@ export async function startDemo(env: Record<string, string> = {}): Promise<Runni
     output: () => output,
     stop: async () => {
       child.kill("SIGINT")
-      return exitOf(child)
+      const code = await exitOf(child)
+      if (!state.databaseEmbedded) await dropDatabaseOf(state.databaseUrl)
+      return code
     },
   }
 }
