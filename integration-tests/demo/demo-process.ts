@@ -16,7 +16,6 @@ export interface DemoState {
   regionId: string
   /** The demo's database (the embedded server, or the machine's own PostgreSQL it fell back to). */
   databaseUrl: string
-  databaseEmbedded: boolean
   processes: { name: string; pid: number }[]
 }
 
@@ -35,7 +34,7 @@ const { freePort, freePorts } = require("../../scripts/lib/database") as {
 }
 export { freePort }
 
-/** Drops the run's database on the machine's PostgreSQL (the embedded one goes with its directory). */
+/** Drops the run's database (on the machine's PostgreSQL it would stay; an embedded server is stopped by now: nothing to do). */
 async function dropDatabaseOf(databaseUrl: string): Promise<void> {
   const { Client } = require("pg") as typeof import("pg")
   const url = new URL(databaseUrl)
@@ -108,7 +107,8 @@ export async function startDemo(env: Record<string, string> = {}): Promise<Runni
     stop: async () => {
       child.kill("SIGINT")
       const code = await exitOf(child)
-      if (!state.databaseEmbedded) await dropDatabaseOf(state.databaseUrl)
+      // Always: the state's databaseEmbedded is true also when the demo's PostgreSQL child fell back to the machine's.
+      await dropDatabaseOf(state.databaseUrl)
       return code
     },
   }
