@@ -71,9 +71,36 @@ function summarize(resultsFile, tier) {
   return {
     passed: results.numPassedTests,
     failed: results.numFailedTests + brokenSuites,
+    failures: failuresOf(results),
     skipped: results.numPendingTests + results.numTodoTests,
     suites: bySeconds,
   }
+}
+
+// eslint-disable-next-line no-control-regex
+const ANSI = /\u001b\[[0-9;]*m/g
+
+/**
+ * Each failed test (or suite that failed to run) with the first lines of its error. Printed again at
+ * the end of the run: CI keeps only the tail of a long log, and a red run must say what failed there.
+ */
+function failuresOf(results) {
+  const brief = (message) =>
+    String(message ?? "")
+      .replace(ANSI, "")
+      .split("\n")
+      .map((line) => line.trim())
+      .filter(Boolean)
+      .slice(0, 4)
+      .join(" | ")
+      .slice(0, 400)
+  return results.testResults.flatMap((suite) => {
+    const file = path.relative(root, suite.name)
+    if (suite.status === "failed" && suite.assertionResults.length === 0) return [{ name: `${file} (did not run)`, why: brief(suite.message) }]
+    return suite.assertionResults
+      .filter((test) => test.status === "failed")
+      .map((test) => ({ name: `${file} › ${test.fullName ?? test.title}`, why: brief((test.failureMessages ?? [])[0]) }))
+  })
 }
 
 /** One line per tier, e.g. "unit 41 s (1,203 passed, 0 failed)": where a run's time went. */
@@ -253,6 +280,9 @@ async function main() {
   // Opt-in observations (e.g. PAYLATER_MULTI_INSTANCE_CONTROL=1) are skipped otherwise; the last
   // line stays exactly "N passed, N failed", which CI reads.
   if (skipped) log(`${skipped} skipped (opt-in observations)`)
+  for (const failure of results.flatMap((r) => r.failures ?? [])) {
+    log(`FAILED ${failure.name}${failure.why ? `\n[test]   ${failure.why}` : ""}`)
+  }
   console.log(`${passed} passed, ${failed} failed`)
   process.exit(failed > 0 || results.some((r) => r.code !== 0) ? 1 : 0)
 }

@@ -18,6 +18,8 @@ function benchSmoke({ root, env, log, output = process.stdout }) {
     })
     let last = null
     let pending = ""
+    // run-all.js's verdict lines ("fault-campaign  FAILED TO RUN (…)"): named again at the run's end.
+    const failures = []
     child.stderr?.on("data", (chunk) => output.write(chunk))
     child.stdout.on("data", (chunk) => {
       output.write(chunk)
@@ -27,10 +29,12 @@ function benchSmoke({ root, env, log, output = process.stdout }) {
       for (const line of lines) {
         const m = /^(\d+) passed, (\d+) failed$/.exec(line.trim())
         if (m) last = { passed: Number(m[1]), failed: Number(m[2]) }
+        const verdict = /^(\S+)\s+(TIMED OUT|FAILED TO RUN)\b/.exec(line.trim())
+        if (verdict) failures.push({ name: `benchmark smoke ${verdict[1]} (${verdict[2].toLowerCase()})`, why: "" })
       }
     })
     child.on("exit", (code) => {
-      const counted = last ?? { passed: 0, failed: 1 }
+      const counted = { ...(last ?? { passed: 0, failed: 1 }), failures }
       // A non-zero exit with no failure counted (it died before its summary) is still a failure.
       if (code !== 0 && counted.failed === 0) counted.failed = 1
       log(`benchmark smoke: ${counted.passed} passed, ${counted.failed} failed in ${Math.round((Date.now() - started) / 1000)} s`)

@@ -91,14 +91,16 @@ export function sessionReason(c: SessionCandidate, now: Date, lookbackMinutes: n
     // records (whose-money.ts finishes them). Decided once the owner decision's bound has passed.
     return now.getTime() - time(c.authorized_at ?? c.created_at) >= OWNER_SETTLES_WITHIN_MS ? "owner_unrecorded" : null
   }
-  if (c.cart_id && c.order_id) {
-    // The cart is an order holding another attempt's payment, and the session's current attempt is
-    // still open: a create whose answer was lost, retried as "-2" while the first (paid meanwhile)
-    // became the order. The shopper may pay that link too; only PayLater's answer ends it, so it is
-    // asked at its own next-ask time like any open row (the settlement's placed-cart step settles it
-    // from its row and lists it if paid). The ledger's open rows a session candidate stands for are
-    // not loaded again as attempts (candidates.ts), so nothing else would ever ask (fault campaign,
-    // seed 970185422). askPayLaterNow asks only about open and starting rows.
+  if (c.order_id) {
+    // The cart (or the point-of-sale collection's order) holds another attempt's payment, and the
+    // session's current attempt is still open: a create whose answer was lost, retried as "-2" while
+    // the first (paid meanwhile) became the order, or a request replaced while the one before it was
+    // approved. The shopper may pay that one too; only PayLater's answer ends it, so it is asked at
+    // its own next-ask time like any open row (settlement settles it from its row and lists it if
+    // paid: the placed-cart step, or `recorded_paid`'s `settle_current`). The ledger's open rows a
+    // session candidate stands for are not loaded again as attempts (candidates.ts), so nothing else
+    // would ever ask (fault campaign, seed 970185422). askPayLaterNow asks only about open and
+    // starting rows.
     return askPayLaterNow(c.attempt, { signal: "reconciliation" }, now) ? "pending" : null
   }
   return null

@@ -509,6 +509,9 @@ async function act(ports: SettlementPorts, step: SettlementStep, named: AttemptR
         // Heals a point-of-sale payment settled before its order transaction was recorded.
         await ports.recordOrderCaptures(live.session_id, live.order_id!)
       }
+      // The open attempt beside the recorded payment: asked about and, paid, listed as money no
+      // order holds (a "paid" answer here would announce the order's payment again on every ask).
+      if (step.settle_current) return ports.settleDetached(live.attempt!, input)
       return { outcome: "paid", order_id: live.order_id, session: live, asked: false, changed: false }
     case "answer_from_row": {
       const recorded = fromRecord(live, ports.now(), false)

@@ -61,9 +61,12 @@ export type SettlementStep =
   | { step: "placed_cart" }
   /**
    * Medusa recorded the payment and there is no cart to complete. `heal_order_captures`: a
-   * point-of-sale payment whose order transaction may still be missing.
+   * point-of-sale payment whose order transaction may still be missing. `settle_current`: the
+   * session's current attempt is still open, so Medusa's payment is another attempt's (a request
+   * replaced while the one before it was approved): the current one is settled from its row, asked
+   * about and listed if paid, like a cart's in `placed_cart`; the answer is that settlement's.
    */
-  | { step: "recorded_paid"; heal_order_captures: boolean }
+  | { step: "recorded_paid"; heal_order_captures: boolean; settle_current: boolean }
   /** Medusa recorded the payment; its cart is not an order yet. */
   | { step: "complete_cart" }
   /** PayLater said paid (the row) but Medusa has not recorded it yet: record (answered from the row), then complete. */
@@ -98,7 +101,16 @@ export function settlementStep(facts: StepFacts, signal: AskingSignal<Settlement
     return { step: "placed_cart" }
   }
   if (session.medusa_recorded) {
-    return session.cart_id ? { step: "complete_cart" } : { step: "recorded_paid", heal_order_captures: session.for_order && !!session.order_id }
+    if (session.cart_id) return { step: "complete_cart" }
+    // Medusa records a payment only once PayLater's success for its attempt is on that row, so an
+    // attempt the signal would still ask about is not the one Medusa's payment is for. The staff's
+    // waiting screen (poll) is answered by the session's recorded payment alone.
+    const current = session.attempt
+    return {
+      step: "recorded_paid",
+      heal_order_captures: session.for_order && !!session.order_id,
+      settle_current: !!current && signal.signal !== "poll" && askPayLaterNow(current, signal, now),
+    }
   }
   const row = session.attempt
   const takenAtWord = signal.reported === "pending" || signal.reported === "failed"

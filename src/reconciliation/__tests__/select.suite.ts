@@ -138,6 +138,9 @@ describe("which sessions a run asks about", () => {
         expect(sessionReason(retried({ state: ended }), NOW, 1440)).toBeNull()
       }
       expect(ids(select([retried({})]))).toEqual(["a"])
+      // A point-of-sale session alike: a request replaced while the one before it was approved and recorded.
+      expect(sessionReason(retried({}, { cart_id: null }), NOW, 1440)).toBe("pending")
+      expect(sessionReason(retried({ state: "declined" }, { cart_id: null }), NOW, 1440)).toBeNull()
     }
   )
 

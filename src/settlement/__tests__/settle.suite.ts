@@ -445,5 +445,21 @@ describe("settlement (behind ports)", () => {
       expect(result).toMatchObject({ outcome: "paid", order_id: "order_9" })
       expect(f.calls).toContain("recordOrderCaptures")
     })
+
+    it("settles from its row a current request Medusa's payment is not for; the staff's screen still sees the order paid", async () => {
+      // The request before it was approved and recorded while this one replaced it: the shopper may approve this one too.
+      const replacing = attempt({ paylater_order_id: "payses_1-2", state: "open", cart_id: null })
+      const world = () => fake({ session: session({ cart_id: null, order_id: "order_9", for_order: true, session_status: "authorized", attempt: replacing }) })
+      const f = world()
+      const result = await settleWith(f.ports, { session_id: "payses_1", signal: "reconciliation" })
+      expect(result).toMatchObject({ outcome: "detached", asked: true })
+      expect(f.detached.map((d) => d.row.paylater_order_id)).toEqual(["payses_1-2"])
+      expect(f.calls).not.toContain("authorize")
+      // The order's payment is not announced again for a question about another attempt.
+      expect(f.announced).toEqual([])
+      const polled = world()
+      expect(await settleWith(polled.ports, { session_id: "payses_1", signal: "poll", throttle_seconds: 5 })).toMatchObject({ outcome: "paid", order_id: "order_9" })
+      expect(polled.detached).toEqual([])
+    })
   })
 })

@@ -40,6 +40,7 @@ const session = (extra: Partial<StepSession> = {}): StepSession => ({
 const live = (extra: Partial<StepSession> = {}, facts: Partial<StepFacts> = {}): StepFacts => ({ named: null, session: session(extra), ...facts })
 const webhook = (reported: "success" | "pending" | "failed"): AskingSignal<SettlementSignal> => ({ signal: "webhook", reported })
 const RETURN: AskingSignal<SettlementSignal> = { signal: "return" }
+const RECONCILE: AskingSignal<SettlementSignal> = { signal: "reconciliation" }
 
 describe("settlementStep", () => {
   it("never has Medusa authorize a session the money plan retired (canceled): its attempt is settled from its row", () => {
@@ -104,11 +105,37 @@ describe("settlementStep", () => {
     })
 
     it("answers a recorded payment with no cart; heals a point-of-sale order's capture", () => {
-      expect(settlementStep(live({ medusa_recorded: true, cart_id: null }), RETURN, NOW)).toEqual({ step: "recorded_paid", heal_order_captures: false })
-      expect(settlementStep(live({ medusa_recorded: true, cart_id: null, order_id: "order_1", for_order: true }), RETURN, NOW)).toEqual({
+      const recorded = row("paid", { payment_id: "pay_1" })
+      expect(settlementStep(live({ medusa_recorded: true, cart_id: null, attempt: recorded }), RETURN, NOW)).toEqual({
+        step: "recorded_paid",
+        heal_order_captures: false,
+        settle_current: false,
+      })
+      expect(settlementStep(live({ medusa_recorded: true, cart_id: null, order_id: "order_1", for_order: true, attempt: recorded }), RETURN, NOW)).toEqual({
         step: "recorded_paid",
         heal_order_captures: true,
+        settle_current: false,
       })
+    })
+
+    it("settles from its row a point-of-sale session's current attempt that Medusa's payment is not for, while the signal would ask about it", () => {
+      // A request replaced ("-2") while the one before it was approved and recorded: the new one stays payable.
+      const pos = (attempt: StepRow, signal: AskingSignal<SettlementSignal> = RECONCILE) =>
+        settlementStep(live({ medusa_recorded: true, cart_id: null, order_id: "order_1", for_order: true, attempt }), signal, NOW)
+      const step = (settle_current: boolean) => ({ step: "recorded_paid", heal_order_captures: true, settle_current })
+      for (const state of ["open", "starting"] as const) {
+        expect(pos(row(state, { paylater_order_id: "payses_1-2" }))).toEqual(step(true))
+        expect(pos(row(state, { paylater_order_id: "payses_1-2" }), webhook("success"))).toEqual(step(true))
+        // Not due yet, or a notification's word that it is pending: not asked now.
+        expect(pos(row(state, { paylater_order_id: "payses_1-2", next_ask_at: FUTURE }))).toEqual(step(false))
+        expect(pos(row(state, { paylater_order_id: "payses_1-2" }), webhook("pending"))).toEqual(step(false))
+        // The staff's waiting screen is answered by the recorded payment.
+        expect(pos(row(state, { paylater_order_id: "payses_1-2" }), { signal: "poll" })).toEqual(step(false))
+      }
+      // Paid (the payment Medusa recorded) or ended by PayLater: nothing to ask.
+      for (const state of ["paid", "declined", "expired", "never_started"] as const) {
+        expect(pos(row(state, { paylater_order_id: "payses_1-2" }))).toEqual(step(false))
+      }
     })
 
     it("records in Medusa a payment PayLater said is paid", () => {
