@@ -16,6 +16,8 @@ export interface DemoState {
   regionId: string
   /** The demo's database (the embedded server, or the machine's own PostgreSQL it fell back to). */
   databaseUrl: string
+  /** False when the demo fell back to the machine's PostgreSQL. */
+  databaseEmbedded: boolean
   processes: { name: string; pid: number }[]
 }
 
@@ -34,13 +36,29 @@ const { freePort, freePorts } = require("../../scripts/lib/database") as {
 }
 export { freePort }
 
-/** Drops the run's database (on the machine's PostgreSQL it would stay; an embedded server is stopped by now: nothing to do). */
-async function dropDatabaseOf(databaseUrl: string): Promise<void> {
+/** A client on the server of a database URL (its `postgres` database), and the database's name. */
+function serverOf(databaseUrl: string): { name: string; client: import("pg").Client } {
   const { Client } = require("pg") as typeof import("pg")
   const url = new URL(databaseUrl)
   const name = decodeURIComponent(url.pathname.slice(1))
   url.pathname = "/postgres"
-  const client = new Client({ connectionString: url.toString() })
+  return { name, client: new Client({ connectionString: url.toString() }) }
+}
+
+/** Whether the database a URL names exists on its server. */
+export async function databaseExists(databaseUrl: string): Promise<boolean> {
+  const { name, client } = serverOf(databaseUrl)
+  await client.connect()
+  try {
+    return (await client.query("select 1 from pg_database where datname = $1", [name])).rowCount === 1
+  } finally {
+    await client.end().catch(() => undefined)
+  }
+}
+
+/** Drops the run's database (on the machine's PostgreSQL it would stay; an embedded server is stopped by now: nothing to do). */
+async function dropDatabaseOf(databaseUrl: string): Promise<void> {
+  const { name, client } = serverOf(databaseUrl)
   try {
     await client.connect()
     await client.query(`DROP DATABASE IF EXISTS "${name.replace(/"/g, '""')}" WITH (FORCE)`)
@@ -107,8 +125,8 @@ export async function startDemo(env: Record<string, string> = {}): Promise<Runni
     stop: async () => {
       child.kill("SIGINT")
       const code = await exitOf(child)
-      // Always: the state's databaseEmbedded is true also when the demo's PostgreSQL child fell back to the machine's.
-      await dropDatabaseOf(state.databaseUrl)
+      // On the machine's PostgreSQL (the demo fell back to it) the database would stay behind.
+      if (!state.databaseEmbedded) await dropDatabaseOf(state.databaseUrl)
       return code
     },
   }

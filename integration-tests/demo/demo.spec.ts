@@ -9,7 +9,7 @@
 import fs from "node:fs"
 import { closeAdminDemo } from "./admin-session"
 import { adminJourneys, DEMO_ADMIN } from "./admin-journeys"
-import { startDemo, type RunningDemo } from "./demo-process"
+import { databaseExists, startDemo, type RunningDemo } from "./demo-process"
 import { leftovers } from "./leftovers"
 import { storefrontJourneys } from "./storefront-journeys"
 
@@ -43,8 +43,13 @@ describe("npm run demo", () => {
   it("stops every process it started on Ctrl-C", async () => {
     const groups = [demo.state.demoPid, ...demo.state.processes.map((p) => p.pid)]
     expect(demo.state.processes.map((p) => p.name)).toEqual(["sandbox", "postgres", "medusa", "storefront"])
+    // The machine's PostgreSQL listens on 5432, so an embedded server of the demo's is elsewhere.
+    const fellBack = new URL(demo.state.databaseUrl).port === "5432"
+    expect(demo.state.databaseEmbedded).toBe(!fellBack)
     const code = await demo.stop()
     expect(code).toBe(0)
+    // Its database on the machine's server is dropped on stop (no next run finds this one's data).
+    if (fellBack) expect(await databaseExists(demo.state.databaseUrl)).toBe(false)
     expect(demo.output()).toContain("Demo stopped.")
     expect(leftovers(groups, demo.dir)).toEqual([])
     fs.rmSync(demo.dir, { recursive: true, force: true })

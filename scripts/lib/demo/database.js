@@ -73,9 +73,10 @@ async function openDatabase({ config, supervisor, onUnexpectedExit }) {
     onUnexpectedExit,
   })
   const [, json] = await supervisor.waitForLine("postgres", /^DEMO_DATABASE_READY (.*)$/)
-  const { databaseUrl, note } = JSON.parse(json)
+  // `embedded`: false when the child fell back to the machine's PostgreSQL (scripts/lib/database.js).
+  const { databaseUrl, note, embedded } = JSON.parse(json)
   // Stopped with the other children (after Medusa, which was started later).
-  return { databaseUrl, note, embedded: true, stop: async () => {} }
+  return { databaseUrl, note, embedded, stop: async () => {} }
 }
 
 /**

@@ -15,7 +15,7 @@ async function main() {
     databaseName: process.env.DEMO_DB_NAME,
     log: (line) => console.log(line),
   })
-  console.log(`${READY} ${JSON.stringify({ databaseUrl: db.databaseUrl, note: db.note })}`)
+  console.log(`${READY} ${JSON.stringify({ databaseUrl: db.databaseUrl, note: db.note, embedded: db.embedded })}`)
   // Stay alive while the process that started us does. A parent killed without stopping us (a
   // benchmark or test runner ended with SIGKILL) leaves us re-parented with a dead stdout: seen
   // spinning at ~45% CPU each, with PostgreSQL already gone. So stop and exit on our own then.
