@@ -21,6 +21,7 @@
 import { randomBytes } from "node:crypto"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { Client } from "pg"
+import { releaseAbandonedCompletions } from "./abandoned-runs"
 
 export type IntegrationTestRunnerOptions = Parameters<typeof medusaIntegrationTestRunner>[0]
 
@@ -78,9 +79,16 @@ function useShortWebhookDelay(): void {
 
 export function integrationTestRunner(options: IntegrationTestRunnerOptions) {
   useShortWebhookDelay()
+  // In a block of its own: jest runs an inner block's afterEach before the runner's, which waits
+  // for every workflow run to end (abandoned-runs.ts).
+  const testSuite: IntegrationTestRunnerOptions["testSuite"] = (suiteOptions) =>
+    describe("", () => {
+      afterEach(() => releaseAbandonedCompletions(suiteOptions.getContainer()))
+      options.testSuite(suiteOptions)
+    })
   const template = process.env[TEMPLATE_ENV]
-  if (!template || options.dbName) return medusaIntegrationTestRunner(options)
+  if (!template || options.dbName) return medusaIntegrationTestRunner({ ...options, testSuite })
   const dbName = `paylater-${randomBytes(6).toString("hex")}-integration-${process.env.JEST_WORKER_ID ?? "1"}`
   beforeAll(() => copyTemplate(template, dbName))
-  return medusaIntegrationTestRunner({ ...options, dbName })
+  return medusaIntegrationTestRunner({ ...options, testSuite, dbName })
 }
