@@ -26,7 +26,6 @@ interface Execution {
   workflow_id: string
   transaction_id: string
   state: string
-  updated_at?: Date | string
 }
 
 interface ExecutionStore {
