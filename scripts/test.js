@@ -69,6 +69,7 @@ function summarize(resultsFile, tier) {
     (s) => s.status === "failed" && s.assertionResults.length === 0
   ).length
   return {
+    tests: slowTests.map((test) => ({ name: test.name, seconds: Math.round(test.ms / 100) / 10 })),
     passed: results.numPassedTests,
     failed: results.numFailedTests + brokenSuites,
     failures: failuresOf(results),
@@ -199,7 +200,7 @@ async function runTier(tier, baseEnv, { passWithNoTests }) {
   const counts = summarize(resultsFile, tier)
   fs.rmSync(resultsFile, { force: true })
   // Each suite's seconds, kept for comparing runs (e.g. what a change to the boots saved).
-  fs.writeFileSync(path.join(resultsDir, `test-times-${tier}.json`), `${JSON.stringify({ seconds, suites: counts.suites }, null, 2)}\n`)
+  fs.writeFileSync(path.join(resultsDir, `test-times-${tier}.json`), `${JSON.stringify({ seconds, suites: counts.suites, tests: counts.tests }, null, 2)}\n`)
   return { name: tier, seconds, ...counts, code }
 }
 
