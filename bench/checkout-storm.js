@@ -26,7 +26,7 @@ const { bounded, median, percentile, round: r2 } = require("./lib/stats")
 const { report, machine } = require("./lib/report")
 const { memoryContainer } = require("./lib/container")
 
-const WEBHOOKS = bounded("BENCH_STORM_WEBHOOKS", 10_000, 100_000, 200)
+const WEBHOOKS = bounded("BENCH_STORM_WEBHOOKS", 10_000, 100_000, 50)
 const QUIET = bounded("BENCH_STORM_QUIET", 20, 200, 1)
 const CLIENTS = bounded("BENCH_STORM_CLIENTS", 2, 8, 1)
 const SESSIONS = bounded("BENCH_STORM_SESSIONS", 10, 100, 2)

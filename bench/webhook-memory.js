@@ -32,7 +32,7 @@ const { bounded, round: r2 } = require("./lib/stats")
 const { report, machine, RESULTS_DIR } = require("./lib/report")
 const { memoryContainer } = require("./lib/container")
 
-const WEBHOOKS = bounded("BENCH_MEM_WEBHOOKS", 10_000, 100_000, 200)
+const WEBHOOKS = bounded("BENCH_MEM_WEBHOOKS", 10_000, 100_000, 50)
 const WARMUP = bounded("BENCH_MEM_WARMUP", 1000, 20_000, 50)
 const SESSIONS = bounded("BENCH_MEM_SESSIONS", 10, 100, 2)
 // Issue 25: peak RSS at most idle + 300 MiB during the storm; issue 7: nothing retained (< 20 MB).

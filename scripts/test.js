@@ -224,7 +224,7 @@ function startBenchSmoke(env) {
   fs.mkdirSync(path.dirname(logFile), { recursive: true })
   const out = fs.createWriteStream(logFile)
   const smokeEnv = { ...process.env, MEDUSA_DISABLE_TELEMETRY: "true", PAYLATER_PLUGIN_BUILT: env.PAYLATER_PLUGIN_BUILT ?? "" }
-  return benchSmoke({ root, env: smokeEnv, log, output: out }).then((counts) => {
+  return benchSmoke({ root, env: smokeEnv, log, output: out, niceness: 10 }).then((counts) => {
     out.end()
     const seconds = (Date.now() - started) / 1000
     console.log(`\n[test] ===== benchmark smokes (ran alongside the integration tier; their output, from ${path.relative(root, logFile)}):`)

@@ -1,13 +1,15 @@
 // The benchmarks' smoke run as part of `npm test` (scripts/test.js).
+const os = require("node:os")
 const path = require("node:path")
 const { spawn } = require("node:child_process")
 
 /**
  * Every benchmark once with tiny counts (`node bench/run-all.js --smoke`): a benchmark that no longer
  * runs is a failed test, each benchmark one test. Nothing is timed. Its own database and servers.
- * `output`: where its output goes (a file when it runs alongside the integration tier).
+ * `output`: where its output goes (a file when it runs alongside the integration tier); `niceness`:
+ * its priority (and its children's) when it runs beside other work.
  */
-function benchSmoke({ root, env, log, output = process.stdout }) {
+function benchSmoke({ root, env, log, output = process.stdout, niceness = 0 }) {
   log("benchmarks, smoke mode (each runs its whole path with tiny counts; figures are not measurements)")
   const started = Date.now()
   return new Promise((resolve) => {
@@ -20,6 +22,16 @@ function benchSmoke({ root, env, log, output = process.stdout }) {
     let pending = ""
     // run-all.js's verdict lines ("fault-campaign  FAILED TO RUN (…)"): named again at the run's end.
     const failures = []
+    // Below the integration tier's priority (nice 10, inherited by every server it starts): its
+    // suites wait on timers and servers about a third of their time, and the smokes, which nothing
+    // times, take those cycles instead of slowing the suites beside them.
+    if (niceness) {
+      try {
+        os.setPriority(child.pid, niceness)
+      } catch (error) {
+        log(`benchmark smoke: could not lower its priority (${error.message}); it runs at the tier's`)
+      }
+    }
     child.stderr?.on("data", (chunk) => output.write(chunk))
     child.stdout.on("data", (chunk) => {
       output.write(chunk)
