@@ -29,11 +29,12 @@ if (!["all", "unit", "integration"].includes(kind)) {
 }
 
 /**
- * Suites at a time on the machines this runs on (2 cores). The unit tier's suites wait on timers,
- * Chromium and child processes a good part of their time, so a third worker uses both cores (53 s
- * instead of 66 s); an integration suite's Medusa app keeps a core busy, so that tier runs two.
+ * Suites at a time on the machines this runs on (2 cores). Suites of either tier wait on timers,
+ * servers, Chromium and child processes a good part of their time (an integration suite's worker
+ * alone is idle about half of it), so three keep both cores busy; the benchmark smokes beside the
+ * integration tier run below its priority (startBenchSmoke) and take what is left.
  */
-const DEFAULT_WORKERS = { unit: 3, integration: 2 }
+const DEFAULT_WORKERS = { unit: 3, integration: 3 }
 
 function log(line) {
   console.log(`[test] ${line}`)
