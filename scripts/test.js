@@ -266,10 +266,9 @@ async function main() {
   const results = []
   let smoke = null
   for (const tier of tiers) {
-    // Only a whole run (`npm test`) runs the benchmarks' smokes, alongside the integration tier: the
-    // tier's suites wait on servers, browsers and the network about a fifth of the time on two
-    // cores, and the smokes (their own database and servers) use it. Their output is kept apart and
-    // printed after the tier, so neither log is interleaved with the other.
+    // Only a whole run (`npm test`) runs the benchmarks' smokes, alongside the integration tier and
+    // below its priority: they take the cycles its suites leave while they wait (DEFAULT_WORKERS).
+    // Their output is kept apart and printed after the tier, so neither log is interleaved with the other.
     if (wholeRun && tier === "integration") smoke = startBenchSmoke(env)
     results.push(await runTier(tier, env, { passWithNoTests: tiers.length > 1 && jestExtra.length > 0 }))
   }

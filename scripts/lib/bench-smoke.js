@@ -22,9 +22,9 @@ function benchSmoke({ root, env, log, output = process.stdout, niceness = 0 }) {
     let pending = ""
     // run-all.js's verdict lines ("fault-campaign  FAILED TO RUN (…)"): named again at the run's end.
     const failures = []
-    // Below the integration tier's priority (nice 10, inherited by every server it starts): its
-    // suites wait on timers and servers about a third of their time, and the smokes, which nothing
-    // times, take those cycles instead of slowing the suites beside them.
+    // Below the integration tier's priority (nice 10, inherited by every server it starts): the
+    // smokes, which nothing times, take the cycles the tier's suites leave while they wait instead of
+    // slowing them (with the smokes at the same priority, a third worker made every suite slower).
     if (niceness) {
       try {
         os.setPriority(child.pid, niceness)
