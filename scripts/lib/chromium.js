@@ -54,3 +54,13 @@ function launchOptions() {
 }
 
 module.exports = { ensureChromium, findChromium, launchOptions }
+
+// `node scripts/lib/chromium.js`: installs it now (.ci/run starts this beside `npm install`).
+if (require.main === module) {
+  try {
+    console.log(`Chromium: ${ensureChromium()}`)
+  } catch (error) {
+    console.error(error.message)
+    process.exit(1)
+  }
+}
