@@ -265,7 +265,8 @@ async function main() {
   }
   // With both tiers, the integration tier's services (PostgreSQL, the migrated template database,
   // Redis) are made while the unit tier runs: the template's migration is a Medusa boot's worth of
-  // work that otherwise starts only after the unit tier (its time then shows in neither tier's).
+  // work that otherwise starts only after the unit tier. The integration tier's time then counts
+  // only what is left of it when the unit tier ends.
   let prepared = null
   if (tiers.length > 1 && tiers.includes("integration")) {
     const integrationEnv = { ...env, TEST_TYPE: "integration" }
