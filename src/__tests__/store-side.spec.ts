@@ -8,6 +8,7 @@
  */
 describe("limits: status-slot", () => { require("../limits/__tests__/status-slot.suite") })
 describe("medusa-records: registrations", () => { require("../medusa-records/__tests__/registrations.suite") })
+describe("medusa-records: session", () => { require("../medusa-records/__tests__/session.suite") })
 describe("point-of-sale: request-state", () => { require("../point-of-sale/__tests__/request-state.suite") })
 describe("signal-handlers: webhook-slots", () => { require("../signal-handlers/__tests__/webhook-slots.suite") })
 describe("notifications: rules", () => { require("../notifications/__tests__/rules.suite") })

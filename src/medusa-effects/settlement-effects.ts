@@ -5,7 +5,7 @@ import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/frame
 import type { MedusaContainer } from "@medusajs/framework/types"
 import type { PayLaterSessionData } from "../providers/paylater/session-data"
 import { ATTEMPT_CONTEXT_KEY, SIGNAL_CONTEXT_KEY } from "../modules/paylater-ledger/ledger-port"
-import { currentAttemptOf, type PayLaterSessionContext } from "../medusa-records/session"
+import { currentAttemptOf, medusaCreating, type PayLaterSessionContext } from "../medusa-records/session"
 import { takeStatusSlotIn } from "../limits/status-slot"
 import { underLockOr } from "./under-lock"
 import type { AttemptRecord } from "../modules/paylater-ledger/ledger-port"
@@ -127,6 +127,28 @@ async function dropOtherSessions(container: MedusaContainer, context: PayLaterSe
     if (other.id !== context.session_id && other.status !== "authorized" && other.status !== "captured") {
       await payment.deletePaymentSession(other.id)
     }
+  }
+}
+
+// Medusa's create of a session lasts as long as the provider's start: the shopper look-up and up to
+// two creates at PayLater, each within the client's timeout. A settlement waits at most this long
+// (as long as a second signal waits for its lock), then leaves the session to the next signal.
+const MEDUSA_CREATE_WAIT_MS = 15_000
+const MEDUSA_CREATE_POLL_MS = 100
+
+/**
+ * Waits until Medusa's create of the session has written the provider's answer
+ * (medusa-records/session.ts `medusaCreating`), or deleted the session (the provider's start threw).
+ * False when neither happened in time.
+ */
+export async function untilMedusaCreated(container: MedusaContainer, sessionId: string, waitMs = MEDUSA_CREATE_WAIT_MS): Promise<boolean> {
+  const payment = container.resolve(Modules.PAYMENT)
+  const until = Date.now() + waitMs
+  for (;;) {
+    const [session] = await payment.listPaymentSessions({ id: sessionId }, { select: ["id", "data"], take: 1 })
+    if (!session || !medusaCreating(session)) return true
+    if (Date.now() >= until) return false
+    await sleep(MEDUSA_CREATE_POLL_MS)
   }
 }
 

@@ -2,6 +2,7 @@ import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import type { AttemptRecord } from "../modules/paylater-ledger/ledger-port"
 import { ledgerModuleOf } from "../modules/paylater-ledger/resolve"
+import { sessionIdFromOrderId } from "../providers/paylater/session-data"
 
 /** Both PayLater methods, whatever id the merchant registered them under. */
 export const PAYLATER_PROVIDER = /^pp_paylater(-rtp)?_/
@@ -20,6 +21,11 @@ export interface PayLaterSessionContext {
   for_order: boolean
   /** The session's current attempt in the ledger: what PayLater last said about it, and its expiry. */
   attempt: AttemptRecord | null
+  /**
+   * Medusa's create of the session has not written the provider's answer yet (medusaCreating): its
+   * last write sets the session's status (pending) over anything recorded before it.
+   */
+  medusa_creating?: boolean
   /** Set when a re-read found the session deleted (e.g. by the paid session of a double submit). */
   session_gone?: true
   /**
@@ -66,7 +72,7 @@ export async function readPayLaterSession(
   sessionId: string
 ): Promise<PayLaterSessionContext | null> {
   const payment = container.resolve(Modules.PAYMENT)
-  const select = ["id", "status", "provider_id", "payment_collection_id"]
+  const select = ["id", "status", "provider_id", "payment_collection_id", "data"]
   // The collection's live sessions, this one among them, in one query: settlement drops the others
   // after a paid authorization only when there were any (medusa-effects/settlement-effects.ts
   // dropOtherSessions). A filter through the collection relation, which the typed filter does not
@@ -102,8 +108,21 @@ export async function readPayLaterSession(
     order_id: orderId,
     for_order: !cartId && !!orderId,
     attempt,
+    medusa_creating: medusaCreating(session),
     collection_session_ids: collectionSessionIds,
   }
+}
+
+/**
+ * Whether Medusa's create of this session is still running: it inserts the session with the
+ * storefront's data, asks the provider, then writes the provider's answer (data naming the attempt,
+ * and its status) over the row. Until then the data names none of the session's own attempts: the
+ * storefront cannot name one, since the session's id does not exist before that insert. Read only
+ * to know whether Medusa is done writing, never as a money fact.
+ */
+export function medusaCreating(session: { id: string; data?: Record<string, unknown> | null }): boolean {
+  const named = session.data?.paylater_order_id
+  return typeof named !== "string" || sessionIdFromOrderId(named) !== session.id
 }
 
 /** The session's current ledger row (null when the plugin's module is not loaded, or none yet). */

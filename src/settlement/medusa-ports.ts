@@ -9,7 +9,7 @@ import { attemptOfPayment, paymentOfAttempt } from "../medusa-records/payment-at
 import { completeRecordingOwner } from "./completion"
 import { moneyGivenBack } from "../money-plan/facts"
 import { settleDetachedAttempt } from "./detached-attempt"
-import { authorizeUnderLock, finishUnderCartLock, rereadSessionRow, takeStatusSlot, undoUnplacedUnderCartLock } from "../medusa-effects/settlement-effects"
+import { authorizeUnderLock, finishUnderCartLock, rereadSessionRow, takeStatusSlot, undoUnplacedUnderCartLock, untilMedusaCreated } from "../medusa-effects/settlement-effects"
 import { askPayLaterAboutRow } from "./ask-paylater"
 import { underLockOr } from "../medusa-effects/under-lock"
 import { recordOrderCaptures } from "../medusa-effects/order-captures"
@@ -33,6 +33,7 @@ export function medusaSettlementPorts(container: MedusaContainer): SettlementPor
       await ledger()?.linkAttempt(id, links)
     },
     readSession: (sessionId) => readPayLaterSession(container, sessionId),
+    untilMedusaCreated: (sessionId) => untilMedusaCreated(container, sessionId),
     rereadSession: (context) => rereadSessionRow(container, context),
     paymentIdOfAttempt: async (row) => (await paymentOfAttempt(container, row))?.id ?? null,
     collectionHoldsNoPayment: (collectionId) => collectionHoldsNoPayment(container, collectionId),

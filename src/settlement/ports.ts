@@ -22,6 +22,12 @@ export interface SettlementPorts {
   linkAttempt(paylaterOrderId: string, links: AttemptLinks): Promise<void>
   /** The session with its cart, order and current row (medusa-records/session.ts); null when Medusa has none. */
   readSession(sessionId: string): Promise<PayLaterSessionContext | null>
+  /**
+   * Waits while Medusa's create of the session is still to write the provider's answer
+   * (medusa-records/session.ts `medusaCreating`): true once written or the session is gone, false
+   * when it was not written in time.
+   */
+  untilMedusaCreated(sessionId: string): Promise<boolean>
   /** Medusa's session status and the current row again, after a refused authorization. */
   rereadSession(context: PayLaterSessionContext): Promise<PayLaterSessionContext>
   /** The Medusa payment authorized for this very attempt (medusa-records/payment-attempt.ts), if any. */

@@ -472,6 +472,7 @@ function stepOf(named: AttemptRecord | null, read: SettlementRead, input: Settle
         for_order: session.for_order,
         attempt: session.attempt,
         retired: session.session_status === "canceled",
+        medusa_creating: !!session.medusa_creating,
       },
       latest_of_gone_session: read.latest_of_gone_session,
     },
@@ -492,6 +493,13 @@ async function act(ports: SettlementPorts, step: SettlementStep, named: AttemptR
       )
     case "unknown_session":
       return { outcome: "unknown_session", session: null, asked: false, changed: false }
+    case "await_medusa_create": {
+      // Decided again on what was read, as created: what the create wrote since (the session's
+      // retry, its data) changes nothing this signal acts on. Not written in time: the next signal acts.
+      if (!(await ports.untilMedusaCreated(read.session!.session_id))) return fromRecord(read.session!, ports.now(), false)
+      const created = { ...read, session: { ...read.session!, medusa_creating: false } }
+      return act(ports, stepOf(named, created, input, ports.now()), named, created, input)
+    }
   }
   const live = read.session!
   const links = await newLinksOf(ports, live)

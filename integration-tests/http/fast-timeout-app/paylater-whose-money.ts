@@ -133,9 +133,11 @@ export function whoseMoneyWhenActing({ api, getContainer }: SuiteOptions, paylat
   })
 
   it("the first link paid and placed while its create's answer is still lost, then the retry paid too: the first holds the order, the retry is extra and refunded", async () => {
-    // The first create reaches PayLater but its answer is late: the provider waits 1.5 s, then retries as "-2".
+    // The first create reaches PayLater but its answer is late: the provider waits 1.5 s, then retries
+    // as "-2", whose answer takes a while too: Medusa writes the session's record only after it.
     await withFreshToken()
     paylater().fault({ endpoint: "link", mode: "timeout", commit: true })
+    paylater().fault({ endpoint: "link", mode: "slow", delayMs: 700 })
     const cart = await store.createCart({ regionId: seed.regionId, variantId: seed.variants.standard.id })
     const collection = await store.createPaymentCollection(cart.id)
     const known = new Set(paylater().orders().map((o) => o.orderId))
@@ -179,6 +181,12 @@ export function whoseMoneyWhenActing({ api, getContainer }: SuiteOptions, paylat
     expect(merchant.refundsAtPayLater(retry)).toEqual([expect.objectContaining({ amount: "360.00", full: true })])
     expect(merchant.refundsAtPayLater(first.orderId)).toEqual([])
     expect(await ledgerForCart(getContainer(), cart.id)).toMatchObject({ orderId, orders: 1, refunds: 0 })
+    // Medusa's record of the session says what its payment is: the settlement never recorded it while
+    // Medusa's own create was still to write the session (it would have written "pending" over it, and
+    // its completion, failing on that, cancelled the order's payment).
+    const [sessionRecord] = await getContainer().resolve(Modules.PAYMENT).listPaymentSessions({ id: first.orderId }, { select: ["id", "status"] })
+    expect(sessionRecord.status).toBe("authorized")
+    expect(medusaPayment.canceled_at ?? null).toBeNull()
   })
 
   it("sold out, then paid with the store's other method: the PayLater money is extra and refunded in full, never closed unrefunded", async () => {

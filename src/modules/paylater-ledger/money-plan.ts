@@ -11,6 +11,9 @@ import { ownerSentence, type Owner } from "./whose-money"
 /** Medusa's session statuses its cart completion takes (validateCartPaymentsStep). */
 export const PROCESSABLE_SESSION_STATUSES = ["pending", "requires_more", "authorized", "captured", "pending_authorization"]
 
+/** The statuses of a session Medusa recorded a payment on. */
+const RECORDED_SESSION_STATUSES = ["authorized", "captured"]
+
 export interface MoneyFacts {
   owner: Owner
   /**
@@ -110,7 +113,10 @@ function medusaSideOf(facts: MoneyFacts): Omit<MoneyPlan, "list"> {
           why: owner.owner === "no_order" ? "Paid, no order yet." : `Order ${owner.order_id} holds another payment: this one is extra.`,
         }
       }
-      const usable = !!session && PROCESSABLE_SESSION_STATUSES.includes(session.status)
+      // A session Medusa recorded a payment on, none of it this attempt's, carries another attempt's
+      // money (a retried link's, the order's): this attempt never reaches a completion through it.
+      const othersMoney = !payment && !!session && RECORDED_SESSION_STATUSES.includes(session.status)
+      const usable = !!session && PROCESSABLE_SESSION_STATUSES.includes(session.status) && !othersMoney
       return {
         retire_session: usable ? session!.id : null,
         // A captured payment is an order's record of money received: its refund is recorded there, not undone.

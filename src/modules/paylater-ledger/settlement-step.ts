@@ -37,6 +37,12 @@ export interface StepSession {
    * cart's other sessions, the shopper's new payment among them).
    */
   retired?: boolean
+  /**
+   * Medusa's create of the session has not written the provider's answer yet (its data names none
+   * of the session's attempts): that write sets the status the provider answered (pending) over
+   * anything recorded meanwhile, and Medusa's completion then refuses the session.
+   */
+  medusa_creating?: boolean
 }
 
 export interface StepFacts {
@@ -78,8 +84,21 @@ export type SettlementStep =
    * the caller's answer even though the row moves only on PayLater's status.
    */
   | { step: "answer_from_row"; reported_failed: boolean }
+  /**
+   * One of the steps above that write Medusa's session (record, complete, place), while Medusa's own
+   * create of that session is still to write it: waited for, then decided again as created.
+   */
+  | { step: "await_medusa_create" }
+
+/** The steps that write Medusa's record of the session (authorize it, complete its cart, add its order's capture). */
+const WRITES_MEDUSA_SESSION = new Set<SettlementStep["step"]>(["placed_cart", "recorded_paid", "complete_cart", "record_in_medusa", "ask_paylater"])
 
 export function settlementStep(facts: StepFacts, signal: AskingSignal<SettlementSignal>, now: Date): SettlementStep {
+  const step = liveSessionStep(facts, signal, now)
+  return facts.session?.medusa_creating && WRITES_MEDUSA_SESSION.has(step.step) ? { step: "await_medusa_create" } : step
+}
+
+function liveSessionStep(facts: StepFacts, signal: AskingSignal<SettlementSignal>, now: Date): SettlementStep {
   if (holdsOrderMoney(facts.named)) {
     return { step: "already_placed" }
   }

@@ -60,6 +60,8 @@ interface World {
   /** undoUnplacedOrder's answer: the cart's order was a failed completion's leftover, rolled back. */
   leftoverOrder?: boolean
   lockBusy?: boolean
+  /** untilMedusaCreated's answer: Medusa's create of the session wrote the provider's answer in time. */
+  createdInTime?: boolean
   slotFree?: boolean
   failInside?: Error
 }
@@ -92,6 +94,7 @@ function fake(world: World) {
       if (world.failInside) throw world.failInside
       return world.session ?? null
     },
+    untilMedusaCreated: async () => (call("untilMedusaCreated"), world.createdInTime ?? true),
     rereadSession: async (context) => (call("rereadSession"), world.afterRefusal ?? context),
     paymentIdOfAttempt: async () => (call("paymentIdOfAttempt"), "pay_medusa"),
     collectionHoldsNoPayment: async () => (call("collectionHoldsNoPayment"), world.collectionHoldsNoPayment ?? false),
@@ -156,6 +159,25 @@ describe("settlement (behind ports)", () => {
       expect(result).toMatchObject({ outcome: "paid", order_id: "order_1", asked: true, changed: true, facts: { state: "paid", order_id: "order_1" } })
       expect(f.calls).toEqual(["findAttempt", "lock", "readSession", "askPayLater", "authorize", "linkAttempt", "completeCart"])
       expect(f.announced).toEqual([{ session_id: "payses_1", signal: "webhook", outcome: "paid", order_id: "order_1" }])
+    })
+
+    it("waits for Medusa's create of the session to write it before writing anything (its write would undo the record), then settles as read", async () => {
+      const f = fake({ named: attempt(), session: session({ medusa_creating: true }) })
+      const result = await settleWith(f.ports, notification("success"))
+      expect(result).toMatchObject({ outcome: "paid", order_id: "order_1", asked: true, changed: true })
+      expect(f.calls).toEqual(["findAttempt", "lock", "readSession", "untilMedusaCreated", "askPayLater", "authorize", "linkAttempt", "completeCart"])
+    })
+
+    it("leaves a session Medusa is still creating to the next signal when the create does not end in time: nothing asked or written", async () => {
+      const f = fake({ named: attempt(), session: session({ medusa_creating: true }), createdInTime: false })
+      const result = await settleWith(f.ports, notification("success"))
+      expect(result).toMatchObject({ outcome: "pending", asked: false, changed: false })
+      expect(f.calls).toEqual(["findAttempt", "lock", "readSession", "untilMedusaCreated"])
+      expect(f.links).toEqual([])
+      // A notification that writes nothing does not wait.
+      const pending = fake({ named: attempt(), session: session({ medusa_creating: true }) })
+      await settleWith(pending.ports, notification("pending"))
+      expect(pending.calls).not.toContain("untilMedusaCreated")
     })
 
     it("writes the row's new links with PayLater's answer, before anything is placed", async () => {

@@ -46,6 +46,17 @@ describe("planMoney: Medusa's records follow the ledger", () => {
     expect(planMoney(facts({ given_back: true, medusa_session: null }))).toMatchObject({ retire_session: null, may_become_order: false })
   })
 
+  it("money given back that Medusa never recorded, beside a session that holds another attempt's payment: that session is left alone", () => {
+    // A retried link paid after the first one's payment was recorded on the session (and placed): refunding it must not cancel the order's session.
+    for (const owner of [noOrder, extra]) {
+      for (const status of ["authorized", "captured"]) {
+        expect(planMoney(facts({ owner, given_back: true, medusa_payment: null, medusa_session: { id: "ps_1", status } }))).toMatchObject({ retire_session: null, cancel_payment: null, may_become_order: false })
+      }
+      // Unrecorded yet, the session is this attempt's road to a completion: retired.
+      expect(planMoney(facts({ owner, given_back: true, medusa_payment: null, medusa_session: { id: "ps_1", status: "pending" } })).retire_session).toBe("ps_1")
+    }
+  })
+
   it("paid, nothing given back, no order yet: it may still become the cart's order; Medusa's session is left as it is", () => {
     expect(planMoney(facts({}))).toMatchObject({ retire_session: null, may_become_order: true })
   })

@@ -49,6 +49,28 @@ describe("settlementStep", () => {
     expect(settlementStep(live({ attempt: paid, retired: false }), RETURN, NOW)).toEqual({ step: "record_in_medusa" })
   })
 
+  it("writes nothing to a session Medusa is still creating (its write would undo the record): waits, then decides the same", () => {
+    const cases: Array<[StepFacts, AskingSignal<SettlementSignal>, string]> = [
+      [live({ attempt: row("open") }), webhook("success"), "ask_paylater"],
+      [live({ attempt: row("paid") }), RECONCILE, "record_in_medusa"],
+      [live({ medusa_recorded: true, attempt: row("paid") }), RETURN, "complete_cart"],
+      [live({ order_id: "order_1" }), webhook("success"), "placed_cart"],
+      [live({ medusa_recorded: true, cart_id: null, attempt: row("paid") }), RETURN, "recorded_paid"],
+    ]
+    for (const [facts, signal, step] of cases) {
+      expect(settlementStep(facts, signal, NOW).step).toBe(step)
+      expect(settlementStep({ ...facts, session: { ...facts.session!, medusa_creating: true } }, signal, NOW)).toEqual({ step: "await_medusa_create" })
+    }
+    // Nothing to write: answered at once, created or not; and an attempt no live session stands for is the row's alone.
+    const creating = { medusa_creating: true }
+    expect(settlementStep(live({ ...creating, attempt: row("open") }), webhook("pending"), NOW).step).toBe("answer_from_row")
+    const named = row("paid", { paylater_order_id: "payses_1" })
+    expect(settlementStep(live({ ...creating, attempt: row("starting", { paylater_order_id: "payses_1-2" }) }, { named_order_id: "payses_1", named }), webhook("success"), NOW)).toEqual({
+      step: "settle_detached",
+      attempt: "named",
+    })
+  })
+
   describe("which attempt", () => {
     it("answers a repeat about an attempt whose row holds its order's money from that row alone", () => {
       const named = row("paid", { order_id: "order_1", payment_id: "pay_1" })
