@@ -103,10 +103,15 @@ async function startStack(opts) {
     const database = await openDatabase({ config, supervisor, onUnexpectedExit: () => {} })
     const medusa = createMedusa({ config, supervisor, databaseUrl: database.databaseUrl })
     const fingerprint = migrationFingerprint(root)
-    if (!database.embedded || !(await isMigrated(database.databaseUrl, fingerprint))) {
-      say("running migrations (first run only) ...")
+    // The benchmarks' own database (embedded, or named by BENCH_DB_NAME on DB_HOST's server) is
+    // marked with the migrations it has: later stacks of a run (the smokes start three) and later
+    // runs skip `medusa db:migrate` until a migration, a link, medusa-config.ts or the lockfile
+    // changes. A DATABASE_URL is the user's own: migrated every time, never marked.
+    const owned = database.note !== "DATABASE_URL"
+    if (!owned || !(await isMigrated(database.databaseUrl, fingerprint))) {
+      say("running migrations ...")
       await medusa.migrate()
-      if (database.embedded) await markMigrated(database.databaseUrl, fingerprint)
+      if (owned) await markMigrated(database.databaseUrl, fingerprint)
     }
     let seeded = await findSeededStore(database.databaseUrl)
     if (!seeded) {

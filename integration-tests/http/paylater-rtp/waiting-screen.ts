@@ -6,6 +6,7 @@ export type ScreenState =
   | { status: "waiting"; seconds_left: number; expires_at: string | null }
   | { status: "processing" }
   | { status: "paid"; order_id: string }
+  | { status: "paid_not_placed" }
   | { status: "declined" }
   | { status: "expired" }
 
