@@ -1,6 +1,7 @@
 import { BigNumber, MedusaError } from "@medusajs/framework/utils"
 import { PayLaterError } from "../../../lib/paylater"
 import { makeProvider } from "./fake-api"
+import { asMoneyPlanRefund, isMoneyPlanRefund } from "../money-plan-refund"
 
 const data = { session_id: "payses_1", paylater_order_id: "payses_1-2", amount: "350.00", paylater_status: "success" }
 
@@ -32,6 +33,39 @@ function paidProvider(options: Parameters<typeof makeProvider>[0] = {}) {
   })
   return made
 }
+
+describe("refundPayment: money no order holds goes back only by the money plan's roads", () => {
+  /** The paid attempt with no order holding it (paid without an order: a sold-out cart's). */
+  function noOrderProvider() {
+    const made = paidProvider()
+    Object.assign(made.ledger.rows[0], { order_id: null })
+    return made
+  }
+
+  it("refuses Medusa's rollback of a failed cart completion (any road but the plan's): nothing sent", async () => {
+    const { provider, fake } = noOrderProvider()
+    const error = await provider.refundPayment({ amount: 350, data }).catch((e) => e)
+    expect(error).toBeInstanceOf(MedusaError)
+    expect(error.type).toBe(MedusaError.Types.NOT_ALLOWED)
+    expect(error.message).toMatch(/No order holds this PayLater payment.*Settings → PayLater/)
+    expect(fake.refunds).toEqual([])
+  })
+
+  it("sends it for Settings → PayLater's Refund and the automatic refund (asMoneyPlanRefund)", async () => {
+    const { provider, fake } = noOrderProvider()
+    await asMoneyPlanRefund(() => provider.refundPayment({ amount: 350, data }))
+    expect(fake.refunds).toEqual([{ orderId: "payses_1-2" }])
+    // The road's scope ends with it.
+    expect(isMoneyPlanRefund()).toBe(false)
+  })
+
+  it("sends it from the order page for money listed as paid beside an order (extra on that order)", async () => {
+    const { provider, fake, ledger } = noOrderProvider()
+    ledger.besideAnOrder.add("payses_1-2")
+    await provider.refundPayment({ amount: 100, data })
+    expect(fake.refunds).toEqual([{ orderId: "payses_1-2", amount: "100.00" }])
+  })
+})
 
 describe("refundPayment", () => {
   it("sends a full refund without an amount", async () => {
