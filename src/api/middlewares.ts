@@ -3,6 +3,7 @@ import { refuseAlreadyPlaced } from "./store/paylater/already-placed"
 import { guardPayLaterStart } from "./store/paylater/start-guard"
 import { oneStartAtATime } from "./store/paylater/one-start-at-a-time"
 import { finishAbandonedStoreCompletion } from "./store/carts/abandoned-completion-cleanup"
+import { inCartCompletionScope } from "./store/carts/completion-scope"
 
 export default defineMiddlewares({
   routes: [
@@ -27,7 +28,9 @@ export default defineMiddlewares({
       // rollback finished before the error answer (medusa-effects/abandoned-completion.ts).
       matcher: "/store/carts/:id/complete",
       method: ["POST"],
-      middlewares: [finishAbandonedStoreCompletion],
+      // The route's completion runs in the completion scope: its rollback refunds no PayLater payment
+      // no order holds (completion-scope.ts).
+      middlewares: [finishAbandonedStoreCompletion, inCartCompletionScope],
     },
   ],
 })

@@ -8,6 +8,7 @@ import { ATTEMPT_CONTEXT_KEY, SIGNAL_CONTEXT_KEY } from "../modules/paylater-led
 import { currentAttemptOf, medusaCreating, type PayLaterSessionContext } from "../medusa-records/session"
 import { takeStatusSlotIn } from "../limits/status-slot"
 import { underLockOr } from "./under-lock"
+import { withinCartCompletion } from "../providers/paylater/cart-completion-scope"
 import type { AttemptRecord } from "../modules/paylater-ledger/ledger-port"
 import { finishPlacedOrder, type PlacedOrder } from "./finish-order"
 import { stockNeverReserved, undoIfNeverPlaced } from "./unplaced-order"
@@ -132,7 +133,8 @@ async function dropOtherSessions(container: MedusaContainer, context: PayLaterSe
 
 // Medusa's create of a session lasts as long as the provider's start: the shopper look-up and up to
 // two creates at PayLater, each within the client's timeout. A settlement waits at most this long
-// (as long as a second signal waits for its lock), then leaves the session to the next signal.
+// (as long as a second signal waits for its lock), then leaves the session to the next signal; a
+// create that never finishes (its process died) stops counting after MEDUSA_CREATE_LIMIT_MS.
 const MEDUSA_CREATE_WAIT_MS = 15_000
 const MEDUSA_CREATE_POLL_MS = 100
 
@@ -145,7 +147,7 @@ export async function untilMedusaCreated(container: MedusaContainer, sessionId: 
   const payment = container.resolve(Modules.PAYMENT)
   const until = Date.now() + waitMs
   for (;;) {
-    const [session] = await payment.listPaymentSessions({ id: sessionId }, { select: ["id", "data"], take: 1 })
+    const [session] = await payment.listPaymentSessions({ id: sessionId }, { select: ["id", "data", "created_at"], take: 1 })
     if (!session || !medusaCreating(session)) return true
     if (Date.now() >= until) return false
     await sleep(MEDUSA_CREATE_POLL_MS)
@@ -200,7 +202,8 @@ export async function completePaidCart(container: MedusaContainer, cartId: strin
     let run
     const startedAt = Date.now()
     try {
-      run = await engine.run(completeCartWorkflowId, { input: { id: cartId }, throwOnError: false })
+      // In the completion's scope: its rollback's refund of the captured payment is refused (cart-completion-scope.ts).
+      run = await withinCartCompletion(cartId, () => engine.run(completeCartWorkflowId, { input: { id: cartId }, throwOnError: false }))
     } catch (thrown) {
       // The engine itself gave the run up mid-way ("Updating Status ... is not allowed"): a completion
       // that failed, never an error for the caller's answer. Its rollback never runs and it keeps the

@@ -72,7 +72,7 @@ export async function readPayLaterSession(
   sessionId: string
 ): Promise<PayLaterSessionContext | null> {
   const payment = container.resolve(Modules.PAYMENT)
-  const select = ["id", "status", "provider_id", "payment_collection_id", "data"]
+  const select = ["id", "status", "provider_id", "payment_collection_id", "data", "created_at"]
   // The collection's live sessions, this one among them, in one query: settlement drops the others
   // after a paid authorization only when there were any (medusa-effects/settlement-effects.ts
   // dropOtherSessions). A filter through the collection relation, which the typed filter does not
@@ -114,15 +114,24 @@ export async function readPayLaterSession(
 }
 
 /**
+ * A create running longer than this is taken as dead (its process stopped between Medusa's insert and
+ * its last write, which then never comes): the provider's start is a shopper look-up and at most two
+ * creates at PayLater, each within the client's timeout (15 s by default).
+ */
+export const MEDUSA_CREATE_LIMIT_MS = 5 * 60_000
+
+/**
  * Whether Medusa's create of this session is still running: it inserts the session with the
  * storefront's data, asks the provider, then writes the provider's answer (data naming the attempt,
  * and its status) over the row. Until then the data names none of the session's own attempts: the
  * storefront cannot name one, since the session's id does not exist before that insert. Read only
  * to know whether Medusa is done writing, never as a money fact.
  */
-export function medusaCreating(session: { id: string; data?: Record<string, unknown> | null }): boolean {
+export function medusaCreating(session: { id: string; data?: Record<string, unknown> | null; created_at?: Date | string | null }, now: Date = new Date()): boolean {
   const named = session.data?.paylater_order_id
-  return typeof named !== "string" || sessionIdFromOrderId(named) !== session.id
+  if (typeof named === "string" && sessionIdFromOrderId(named) === session.id) return false
+  const created = session.created_at ? new Date(session.created_at).getTime() : NaN
+  return !(now.getTime() - created >= MEDUSA_CREATE_LIMIT_MS)
 }
 
 /** The session's current ledger row (null when the plugin's module is not loaded, or none yet). */

@@ -5,7 +5,6 @@ import { logRef, refundStaleAfterMs } from "../lib/paylater"
 import { ledgerModuleOf } from "../modules/paylater-ledger/resolve"
 import type { PayLaterLedgerModuleService } from "../modules/paylater-ledger/service"
 import type { AttentionRecord } from "../modules/paylater-ledger/types"
-import { asMoneyPlanRefund } from "../providers/paylater/money-plan-refund"
 import { sendGuardedRefund } from "../providers/paylater/refund-guard"
 import { CartBusyError, underCartMoneyLocks } from "../money-plan/cart-locks"
 import { planMoney } from "../modules/paylater-ledger/money-plan"
@@ -80,16 +79,13 @@ export async function sendRefund(
     throw new MedusaError(MedusaError.Types.NOT_ALLOWED, notRefundableMessage(registration.why))
   }
   if (item.payment_id) {
-    // One of the money plan's roads (money-plan-refund.ts): the provider refunds money no order holds only for them.
-    await asMoneyPlanRefund(() =>
-      container.resolve(Modules.PAYMENT).refundPayment({
-        payment_id: item.payment_id!,
-        // Always the ledger's two-decimal amount: Medusa's default (the payment's raw amount) may carry
-        // more decimals than PayLater takes, and would be refused on every try.
-        ...(refundAmount ? { amount: refundAmount } : {}),
-        note: "PayLater: paid without an order, refunded automatically",
-      })
-    )
+    await container.resolve(Modules.PAYMENT).refundPayment({
+      payment_id: item.payment_id,
+      // Always the ledger's two-decimal amount: Medusa's default (the payment's raw amount) may carry
+      // more decimals than PayLater takes, and would be refused on every try.
+      ...(refundAmount ? { amount: refundAmount } : {}),
+      note: "PayLater: paid without an order, refunded automatically",
+    })
     return
   }
   // A superseded attempt has no Medusa payment: nothing in Medusa can record this refund.

@@ -5,4 +5,4 @@
 export const LEDGER_PORT_SLOT = "medusa-payment-paylater.ledger-port.v1"
 export const REQUEST_CONTEXT_SLOT = "medusa-payment-paylater.request-context.v1"
 export const WEBHOOK_SLOTS_SLOT = "medusa-payment-paylater.webhook-settlement-slots.v1"
-export const MONEY_PLAN_REFUND_SLOT = "medusa-payment-paylater.money-plan-refund.v1"
+export const CART_COMPLETION_SLOT = "medusa-payment-paylater.cart-completion.v1"

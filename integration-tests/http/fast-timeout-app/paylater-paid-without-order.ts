@@ -11,7 +11,7 @@ import { atStoreTime } from "../../helpers/store-clock"
 import { useSeededStore } from "../../helpers/seeded-store"
 import { Modules } from "@medusajs/framework/utils"
 import { PAYLATER_LEDGER_MODULE, type PayLaterLedgerModuleService } from "../../../src/modules/paylater-ledger"
-import { runPaidWithoutOrderRefunds, sendRefund } from "../../../src/paid-without-order/auto-refund"
+import { runPaidWithoutOrderRefunds } from "../../../src/paid-without-order/auto-refund"
 import { flagPaidWithoutOrder } from "../../../src/paid-without-order/listing"
 import { payLaterReconcileWorkflow } from "../../../src/workflows/paylater-reconcile/workflow"
 import type { SandboxHandle } from "../../helpers/sandbox"
@@ -288,7 +288,7 @@ export function paidWithoutOrder({ api, getContainer }: SuiteOptions, paylater: 
     expect(again.data.message).toMatch(/outcome is unknown/)
     expect(refundsAt(sessionId)).toHaveLength(1)
     // Ours, never another: Medusa's rollback of the failed completion asked for one too, refused before
-    // anything was sent (no order holds this money: only the money plan's roads refund it).
+    // anything was recorded or sent (a completion's rollback refunds no payment no order holds).
     const attempts = await ledgerModule().listPayLaterRefundAttempts({ paylater_order_id: sessionId }, { order: { sent_at: "ASC" } })
     expect(attempts.map((a) => a.status)).toEqual(["unknown"])
   })
@@ -297,9 +297,9 @@ export function paidWithoutOrder({ api, getContainer }: SuiteOptions, paylater: 
     const { sessionId } = await paidButSoldOut()
     const item = await listedItem(sessionId)
     paylater().advanceClock(12 * MINUTE)
-    // Another road refunds it in full and leaves the item open: the automatic refund's own send, as when
-    // its job died right after PayLater accepted it (the fault campaign's crash point auto-refund:after-sent).
-    await sendRefund(getContainer(), ledgerModule(), (await ledgerModule().listPayLaterAttentions({ id: item.id }))[0] as never)
+    // Another road refunds it in full (Medusa's payment module, as an operator's tooling would), leaving the item open.
+    const [payment] = await getContainer().resolve(Modules.PAYMENT).listPayments({ payment_session_id: sessionId })
+    await getContainer().resolve(Modules.PAYMENT).refundPayment({ payment_id: payment.id, amount: "360.00" })
     expect(refundsAt(sessionId)).toEqual([expect.objectContaining({ amount: "360.00", full: true })])
     expect((await ledgerModule().listPayLaterAttentions({ id: item.id }))[0]).toMatchObject({ status: "open" })
 

@@ -138,11 +138,6 @@ export interface RefundLedgerPort {
   settleRefund(attemptId: string, input: SettleRefundInput): Promise<void>
   /** What PayLater accepted as refunded of an attempt, in all (two-decimal text). */
   refundedAmount(paylaterOrderId: string): Promise<string>
-  /**
-   * Whether the attempt was listed as paid beside an order (extra money of a cart that became an
-   * order): its Medusa payment is on that order, whose page may refund it.
-   */
-  listedBesideAnOrder(paylaterOrderId: string): Promise<boolean>
 }
 
 /**

@@ -55,7 +55,7 @@ import {
 import { sessionStatusFor, statusDataFor } from "./status"
 import { accountOf, registeredIdOf } from "./registration"
 import { sendGuardedRefund, type RefundLedger } from "./refund-guard"
-import { isMoneyPlanRefund } from "./money-plan-refund"
+import { cartCompletionInScope } from "./cart-completion-scope"
 import { currentPaymentCollection, currentStoreStart } from "./request-context"
 import { readWebhookBody } from "./webhook-input"
 import { ATTEMPT_CONTEXT_KEY, ledgerPort, RETIRE_SESSION_CONTEXT_KEY, SIGNAL_CONTEXT_KEY, type AttemptRecord, type LedgerPort } from "../../modules/paylater-ledger/ledger-port"
@@ -364,12 +364,12 @@ export abstract class PayLaterBaseProvider extends AbstractPaymentProvider<PayLa
     if (elsewhere) {
       throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `This PayLater payment was taken ${elsewhere}: it is refunded only there.`)
     }
-    // Money no order holds goes back only as the money plan decides (money-plan-refund.ts): never by
-    // Medusa's rollback of a failed cart completion, which asks for a refund of the captured payment.
-    if (!row.order_id && !isMoneyPlanRefund() && !(await this.ledger().listedBesideAnOrder(row.paylater_order_id))) {
+    // Money no order holds goes back only as the money plan decides, never by Medusa's rollback of a
+    // failed cart completion, which asks for a refund of the captured payment (cart-completion-scope.ts).
+    if (!row.order_id && cartCompletionInScope()) {
       throw new MedusaError(
         MedusaError.Types.NOT_ALLOWED,
-        "No order holds this PayLater payment, so it is refunded only from Settings → PayLater (or automatically, as the paidWithoutOrder option says)."
+        "A failed cart completion does not refund a PayLater payment: it is listed on Settings → PayLater, and refunded there or automatically, as the paidWithoutOrder option says."
       )
     }
     const refunded = await sendGuardedRefund({

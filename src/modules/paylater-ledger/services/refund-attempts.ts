@@ -139,12 +139,6 @@ export class RefundAttempts extends StatusSlots implements LedgerPort {
     return refundedTotal(await this.refundAttemptsOf(paylaterOrderId, sharedContext))
   }
 
-  @InjectManager()
-  async listedBesideAnOrder(paylaterOrderId: string, @MedusaContext() sharedContext: Context = {}): Promise<boolean> {
-    const items = await this.listPayLaterAttentions({ paylater_order_id: paylaterOrderId, order_id: { $ne: null } }, { take: 1, select: ["id"] }, sharedContext)
-    return items.length > 0
-  }
-
   private async refundAttemptsOf(paylaterOrderId: string, sharedContext: Context): Promise<StoredRefundAttempt[]> {
     const rows = await this.listPayLaterRefundAttempts(
       { paylater_order_id: paylaterOrderId },

@@ -65,13 +65,6 @@ export class MemoryRefundLedger implements RefundLedger, LedgerPort {
     return refundedTotal(this.attempts.filter((a) => a.paylater_order_id === paylaterOrderId) as StoredRefundAttempt[])
   }
 
-  /** Attempts listed as paid beside an order (Settings → PayLater's item names the order). */
-  besideAnOrder = new Set<string>()
-
-  async listedBesideAnOrder(paylaterOrderId: string) {
-    return this.besideAnOrder.has(paylaterOrderId)
-  }
-
   /** What an operator does on Settings → PayLater after checking PayLater's portal. */
   resolve(attemptId: string, resolution: "refunded" | "not_refunded") {
     this.attempts.find((a) => a.id === attemptId)!.status = resolution

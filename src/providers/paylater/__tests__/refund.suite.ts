@@ -1,7 +1,7 @@
 import { BigNumber, MedusaError } from "@medusajs/framework/utils"
 import { PayLaterError } from "../../../lib/paylater"
 import { makeProvider } from "./fake-api"
-import { asMoneyPlanRefund, isMoneyPlanRefund } from "../money-plan-refund"
+import { cartCompletionInScope, withinCartCompletion } from "../cart-completion-scope"
 
 const data = { session_id: "payses_1", paylater_order_id: "payses_1-2", amount: "350.00", paylater_status: "success" }
 
@@ -34,7 +34,7 @@ function paidProvider(options: Parameters<typeof makeProvider>[0] = {}) {
   return made
 }
 
-describe("refundPayment: money no order holds goes back only by the money plan's roads", () => {
+describe("refundPayment inside a cart completion: its rollback refunds no payment no order holds", () => {
   /** The paid attempt with no order holding it (paid without an order: a sold-out cart's). */
   function noOrderProvider() {
     const made = paidProvider()
@@ -42,27 +42,27 @@ describe("refundPayment: money no order holds goes back only by the money plan's
     return made
   }
 
-  it("refuses Medusa's rollback of a failed cart completion (any road but the plan's): nothing sent", async () => {
-    const { provider, fake } = noOrderProvider()
-    const error = await provider.refundPayment({ amount: 350, data }).catch((e) => e)
+  it("refuses the refund Medusa's rollback of a failed completion asks for: nothing recorded or sent", async () => {
+    const { provider, fake, ledger } = noOrderProvider()
+    const error = await withinCartCompletion("cart_1", () => provider.refundPayment({ amount: 350, data })).catch((e) => e)
     expect(error).toBeInstanceOf(MedusaError)
     expect(error.type).toBe(MedusaError.Types.NOT_ALLOWED)
-    expect(error.message).toMatch(/No order holds this PayLater payment.*Settings → PayLater/)
+    expect(error.message).toMatch(/failed cart completion does not refund.*Settings → PayLater/)
     expect(fake.refunds).toEqual([])
+    expect(ledger.attempts).toEqual([])
   })
 
-  it("sends it for Settings → PayLater's Refund and the automatic refund (asMoneyPlanRefund)", async () => {
+  it("refunds it outside a completion (Settings → PayLater's Refund, the automatic refund), and the scope ends with the run", async () => {
     const { provider, fake } = noOrderProvider()
-    await asMoneyPlanRefund(() => provider.refundPayment({ amount: 350, data }))
+    await withinCartCompletion("cart_1", async () => undefined)
+    expect(cartCompletionInScope()).toBeNull()
+    await provider.refundPayment({ amount: 350, data })
     expect(fake.refunds).toEqual([{ orderId: "payses_1-2" }])
-    // The road's scope ends with it.
-    expect(isMoneyPlanRefund()).toBe(false)
   })
 
-  it("sends it from the order page for money listed as paid beside an order (extra on that order)", async () => {
-    const { provider, fake, ledger } = noOrderProvider()
-    ledger.besideAnOrder.add("payses_1-2")
-    await provider.refundPayment({ amount: 100, data })
+  it("refunds money an order holds whoever asks", async () => {
+    const { provider, fake } = paidProvider()
+    await withinCartCompletion("cart_1", () => provider.refundPayment({ amount: 100, data }))
     expect(fake.refunds).toEqual([{ orderId: "payses_1-2", amount: "100.00" }])
   })
 })

@@ -9,7 +9,6 @@ import { currentItems, type CurrentItem } from "../../../../paid-without-order/c
 import { heldByNoOrder, type Owner } from "../../../../modules/paylater-ledger/whose-money"
 import { unroutedItems } from "../../../../paid-without-order/item-registration"
 import { BOOKING_METADATA_KEY } from "../../../../providers/paylater/refund-guard"
-import { asMoneyPlanRefund } from "../../../../providers/paylater/money-plan-refund"
 
 /** The plugin's module, or a clear 500 when the app runs without it. */
 export function requireLedgerModule(container: MedusaContainer): PayLaterLedgerModuleService {
@@ -156,8 +155,7 @@ export async function bookConfirmedRefund(
     }
     // The provider's refund call then books this attempt instead of sending it (refund-guard.ts).
     await requireLedgerModule(container).requestBooking(attemptId)
-    // An operator's record on Settings → PayLater: one of the money plan's roads.
-    await asMoneyPlanRefund(() => refundPaymentWorkflow(container).run({ input }))
+    await refundPaymentWorkflow(container).run({ input })
     return { booked: true, booking_error: null }
   } catch (error) {
     await requireLedgerModule(container).withdrawBooking(attemptId).catch(() => undefined)

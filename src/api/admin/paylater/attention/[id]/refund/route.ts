@@ -2,7 +2,6 @@ import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/frame
 import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { refundPaymentWorkflow } from "@medusajs/medusa/core-flows"
-import { asMoneyPlanRefund } from "../../../../../../providers/paylater/money-plan-refund"
 import { sendRefund } from "../../../../../../paid-without-order/auto-refund"
 import { notRefundableMessage, whyNotRefundable } from "../../../../../../paid-without-order/item-registration"
 import { requireLedgerModule, attentionItem, canRefund, loadAttention } from "../../attention"
@@ -91,18 +90,15 @@ export async function POST(req: AuthenticatedMedusaRequest<{ amount?: unknown }>
     const refusal = await refusalFor(req.scope, item)
     if (refusal) throw new RefundRefused(refusal)
     const input = { payment_id: item.payment_id as string, amount: amount as string | undefined, created_by: actorId }
-    // Settings → PayLater's Refund is one of the money plan's roads (money-plan-refund.ts).
-    await asMoneyPlanRefund(async () => {
-      if (!item.payment_id) {
-        // No Medusa payment holds this money: straight to PayLater, under the refund guard.
-        await sendRefund(req.scope, requireLedgerModule(req.scope), item, amount as string | undefined)
-      } else if (await orderOfPayment(req.scope, input.payment_id)) {
-        await refundPaymentWorkflow(req.scope).run({ input })
-      } else {
-        // Paid without an order: Medusa's refund workflow needs an order, the payment module does not.
-        await req.scope.resolve(Modules.PAYMENT).refundPayment({ ...input, note: "PayLater: paid without an order, refunded from Settings → PayLater" })
-      }
-    })
+    if (!item.payment_id) {
+      // No Medusa payment holds this money: straight to PayLater, under the refund guard.
+      await sendRefund(req.scope, requireLedgerModule(req.scope), item, amount as string | undefined)
+    } else if (await orderOfPayment(req.scope, input.payment_id)) {
+      await refundPaymentWorkflow(req.scope).run({ input })
+    } else {
+      // Paid without an order: Medusa's refund workflow needs an order, the payment module does not.
+      await req.scope.resolve(Modules.PAYMENT).refundPayment({ ...input, note: "PayLater: paid without an order, refunded from Settings → PayLater" })
+    }
     // Medusa's records follow: money (even part of it) that went back is no completion's any more.
     if (item.paylater_order_id) await applyMoneyPlanAfterRefund(req.scope, item.paylater_order_id)
     return requireLedgerModule(req.scope).resolveAttention(item.id, {
