@@ -56,14 +56,17 @@ beforeAll(async () => {
   pools = [0, 1].map(() => makeKnex({ client: "pg", connection: { ...pgServer, database: DATABASE }, pool: { min: 0, max: 4 } }))
   // The second instance finds the table the first one made (CREATE TABLE IF NOT EXISTS on both).
   stores.postgres = [await postgresCounter(pools[0]), await postgresCounter(pools[1])]
-})
+}, 60_000)
 
 afterAll(async () => {
   if (connections[0]) await deleteKeys(connections[0], `${PREFIX}*`)
   for (const c of connections) c.disconnect()
   for (const p of pools) await p.destroy()
   await sql(`drop database if exists "${DATABASE}" with (force)`).catch(() => undefined)
-})
+  // Set-up and clean-up only (two connections, two pools, a database made and dropped): on a loaded CI
+  // machine the clean-up took longer than jest's 5 s hook default once, failing the suite after every
+  // test had passed.
+}, 60_000)
 
 describe.each(["redis", "postgres"] as const)("budgets shared by two instances through %s", (kind) => {
   const servers = () => stores[kind]

@@ -364,12 +364,13 @@ export abstract class PayLaterBaseProvider extends AbstractPaymentProvider<PayLa
     if (elsewhere) {
       throw new MedusaError(MedusaError.Types.NOT_ALLOWED, `This PayLater payment was taken ${elsewhere}: it is refunded only there.`)
     }
-    // Money no order holds goes back only as the money plan decides, never by Medusa's rollback of a
-    // failed cart completion, which asks for a refund of the captured payment (cart-completion-scope.ts).
-    if (!row.order_id && cartCompletionInScope()) {
+    // Medusa's rollback of a failed cart completion asks for a refund of the captured payment
+    // (cart-completion-scope.ts). With "refund" that is the merchant's choice anyway (the list records
+    // it refunded); with "hold" the money waits for a person, so the rollback refunds nothing.
+    if (!row.order_id && this.settings_.paidWithoutOrder === "hold" && cartCompletionInScope()) {
       throw new MedusaError(
         MedusaError.Types.NOT_ALLOWED,
-        "A failed cart completion does not refund a PayLater payment: it is listed on Settings → PayLater, and refunded there or automatically, as the paidWithoutOrder option says."
+        'This store holds PayLater payments without an order for a person (paidWithoutOrder: "hold"): a failed cart completion does not refund it. It is listed on Settings → PayLater.'
       )
     }
     const refunded = await sendGuardedRefund({

@@ -34,10 +34,10 @@ function paidProvider(options: Parameters<typeof makeProvider>[0] = {}) {
   return made
 }
 
-describe("refundPayment inside a cart completion: its rollback refunds no payment no order holds", () => {
+describe("refundPayment inside a cart completion: with paidWithoutOrder \"hold\", its rollback refunds no payment no order holds", () => {
   /** The paid attempt with no order holding it (paid without an order: a sold-out cart's). */
-  function noOrderProvider() {
-    const made = paidProvider()
+  function noOrderProvider(paidWithoutOrder: "hold" | "refund" = "hold") {
+    const made = paidProvider({ paidWithoutOrder })
     Object.assign(made.ledger.rows[0], { order_id: null })
     return made
   }
@@ -47,12 +47,12 @@ describe("refundPayment inside a cart completion: its rollback refunds no paymen
     const error = await withinCartCompletion("cart_1", () => provider.refundPayment({ amount: 350, data })).catch((e) => e)
     expect(error).toBeInstanceOf(MedusaError)
     expect(error.type).toBe(MedusaError.Types.NOT_ALLOWED)
-    expect(error.message).toMatch(/failed cart completion does not refund.*Settings → PayLater/)
+    expect(error.message).toMatch(/paidWithoutOrder: "hold".*failed cart completion does not refund it.*Settings → PayLater/)
     expect(fake.refunds).toEqual([])
     expect(ledger.attempts).toEqual([])
   })
 
-  it("refunds it outside a completion (Settings → PayLater's Refund, the automatic refund), and the scope ends with the run", async () => {
+  it("refunds it outside a completion (Settings → PayLater's Refund), and the scope ends with the run", async () => {
     const { provider, fake } = noOrderProvider()
     await withinCartCompletion("cart_1", async () => undefined)
     expect(cartCompletionInScope()).toBeNull()
@@ -60,10 +60,13 @@ describe("refundPayment inside a cart completion: its rollback refunds no paymen
     expect(fake.refunds).toEqual([{ orderId: "payses_1-2" }])
   })
 
-  it("refunds money an order holds whoever asks", async () => {
-    const { provider, fake } = paidProvider()
-    await withinCartCompletion("cart_1", () => provider.refundPayment({ amount: 100, data }))
-    expect(fake.refunds).toEqual([{ orderId: "payses_1-2", amount: "100.00" }])
+  it("with \"refund\" the rollback's refund is the merchant's choice anyway: sent; money an order holds is refunded whoever asks", async () => {
+    const refunding = noOrderProvider("refund")
+    await withinCartCompletion("cart_1", () => refunding.provider.refundPayment({ amount: 350, data }))
+    expect(refunding.fake.refunds).toEqual([{ orderId: "payses_1-2" }])
+    const held = paidProvider({ paidWithoutOrder: "hold" })
+    await withinCartCompletion("cart_1", () => held.provider.refundPayment({ amount: 100, data }))
+    expect(held.fake.refunds).toEqual([{ orderId: "payses_1-2", amount: "100.00" }])
   })
 })
 
