@@ -6,6 +6,7 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import type { PayLaterSessionData } from "../providers/paylater/session-data"
 import { ATTEMPT_CONTEXT_KEY, SIGNAL_CONTEXT_KEY } from "../modules/paylater-ledger/ledger-port"
 import { currentAttemptOf, medusaCreating, type PayLaterSessionContext } from "../medusa-records/session"
+import { createStaleAfterMs } from "../medusa-records/create-in-flight"
 import { takeStatusSlotIn } from "../limits/status-slot"
 import { underLockOr } from "./under-lock"
 import { withinCartCompletion } from "../providers/paylater/cart-completion-scope"
@@ -131,25 +132,26 @@ async function dropOtherSessions(container: MedusaContainer, context: PayLaterSe
   }
 }
 
-// Medusa's create of a session lasts as long as the provider's start: the shopper look-up and up to
-// two creates at PayLater, each within the client's timeout. A settlement waits at most this long
-// (as long as a second signal waits for its lock), then leaves the session to the next signal; a
-// create that never finishes (its process died) stops counting after MEDUSA_CREATE_LIMIT_MS.
+// A settlement waits at most this long for Medusa's create of the session (as long as a second signal
+// waits for its lock), then leaves the session to the next signal. Counted in polls, not by the clock:
+// a clock that jumps (or a test's frozen one) must not end or stretch the wait.
 const MEDUSA_CREATE_WAIT_MS = 15_000
 const MEDUSA_CREATE_POLL_MS = 100
 
 /**
- * Waits until Medusa's create of the session has written the provider's answer
- * (medusa-records/session.ts `medusaCreating`), or deleted the session (the provider's start threw).
- * False when neither happened in time.
+ * Waits until Medusa's create of the session has written the provider's answer, or can no longer be
+ * running (medusa-records/session.ts `medusaCreating`), or deleted the session (the provider's start
+ * threw). False when none of these happened in time.
  */
 export async function untilMedusaCreated(container: MedusaContainer, sessionId: string, waitMs = MEDUSA_CREATE_WAIT_MS): Promise<boolean> {
   const payment = container.resolve(Modules.PAYMENT)
-  const until = Date.now() + waitMs
-  for (;;) {
-    const [session] = await payment.listPaymentSessions({ id: sessionId }, { select: ["id", "data", "created_at"], take: 1 })
-    if (!session || !medusaCreating(session)) return true
-    if (Date.now() >= until) return false
+  for (let polls = Math.ceil(waitMs / MEDUSA_CREATE_POLL_MS); ; polls--) {
+    const [[session], attempt] = await Promise.all([
+      payment.listPaymentSessions({ id: sessionId }, { select: ["id", "data", "created_at", "provider_id"], take: 1 }),
+      currentAttemptOf(container, sessionId),
+    ])
+    if (!session || !medusaCreating(session, attempt, createStaleAfterMs(container, session.provider_id))) return true
+    if (polls <= 0) return false
     await sleep(MEDUSA_CREATE_POLL_MS)
   }
 }

@@ -6,7 +6,7 @@ import { payLaterClientFor } from "../providers/paylater/clients"
 import { accountOf } from "../providers/paylater/registration"
 import { resolveProviderOptions, type ResolvedProviderOptions } from "../providers/paylater/options"
 import { RECONCILE_DEFAULTS, type ReconcileSettings } from "../providers/paylater/reconcile-options"
-import { PAYLATER_PROVIDER } from "./session"
+import { PAYLATER_PROVIDER } from "./provider-ids"
 
 /** One PayLater registration in medusa-config: both its payment methods share its options. */
 export interface PayLaterRegistration {

@@ -4,9 +4,10 @@ import type { AttemptRecord } from "../modules/paylater-ledger/ledger-port"
 import { ledgerModuleOf } from "../modules/paylater-ledger/resolve"
 import { sessionIdFromOrderId } from "../providers/paylater/session-data"
 
-/** Both PayLater methods, whatever id the merchant registered them under. */
-export const PAYLATER_PROVIDER = /^pp_paylater(-rtp)?_/
-export const PAYLATER_RTP_PROVIDER = /^pp_paylater-rtp_/
+import { PAYLATER_PROVIDER } from "./provider-ids"
+import { createStaleAfterMs } from "./create-in-flight"
+
+export { PAYLATER_PROVIDER, PAYLATER_RTP_PROVIDER } from "./provider-ids"
 
 export interface PayLaterSessionContext {
   session_id: string
@@ -108,30 +109,31 @@ export async function readPayLaterSession(
     order_id: orderId,
     for_order: !cartId && !!orderId,
     attempt,
-    medusa_creating: medusaCreating(session),
+    medusa_creating: medusaCreating(session, attempt, createStaleAfterMs(container, session.provider_id)),
     collection_session_ids: collectionSessionIds,
   }
 }
 
 /**
- * A create running longer than this is taken as dead (its process stopped between Medusa's insert and
- * its last write, which then never comes): the provider's start is a shopper look-up and at most two
- * creates at PayLater, each within the client's timeout (15 s by default).
- */
-export const MEDUSA_CREATE_LIMIT_MS = 5 * 60_000
-
-/**
- * Whether Medusa's create of this session is still running: it inserts the session with the
+ * Whether Medusa's create of this session may still be running: it inserts the session with the
  * storefront's data, asks the provider, then writes the provider's answer (data naming the attempt,
  * and its status) over the row. Until then the data names none of the session's own attempts: the
- * storefront cannot name one, since the session's id does not exist before that insert. Read only
- * to know whether Medusa is done writing, never as a money fact.
+ * storefront cannot name one, since the session's id does not exist before that insert. A create
+ * whose process died never writes: past `staleAfterMs` (create-in-flight.ts) since the later of the
+ * session's insert and its current attempt's write-ahead, none can still be running. Read only to
+ * know whether Medusa is done writing, never as a money fact.
  */
-export function medusaCreating(session: { id: string; data?: Record<string, unknown> | null; created_at?: Date | string | null }, now: Date = new Date()): boolean {
+export function medusaCreating(
+  session: { id: string; data?: Record<string, unknown> | null; created_at?: Date | string | null },
+  attempt: { created_at?: Date | string | null } | null,
+  staleAfterMs: number,
+  now: Date = new Date()
+): boolean {
   const named = session.data?.paylater_order_id
   if (typeof named === "string" && sessionIdFromOrderId(named) === session.id) return false
-  const created = session.created_at ? new Date(session.created_at).getTime() : NaN
-  return !(now.getTime() - created >= MEDUSA_CREATE_LIMIT_MS)
+  const times = [session.created_at, attempt?.created_at].map((t) => (t ? new Date(t).getTime() : NaN)).filter((t) => !Number.isNaN(t))
+  if (!times.length) return true
+  return now.getTime() - Math.max(...times) < staleAfterMs
 }
 
 /** The session's current ledger row (null when the plugin's module is not loaded, or none yet). */

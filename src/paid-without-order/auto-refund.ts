@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto"
 import { ContainerRegistrationKeys, MathBN, MedusaError, Modules } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { logRef, refundStaleAfterMs } from "../lib/paylater"
+import { logRef, sentOnceStaleAfterMs } from "../lib/paylater"
 import { ledgerModuleOf } from "../modules/paylater-ledger/resolve"
 import type { PayLaterLedgerModuleService } from "../modules/paylater-ledger/service"
 import type { AttentionRecord } from "../modules/paylater-ledger/types"
@@ -101,7 +101,7 @@ export async function sendRefund(
     sessionId: item.session_id,
     amount: amount ?? item.amount,
     capturedAmount: item.amount,
-    staleAfterMs: refundStaleAfterMs(registration.options.config),
+    staleAfterMs: sentOnceStaleAfterMs(registration.options.config),
   })
 }
 

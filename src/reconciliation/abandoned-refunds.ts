@@ -1,5 +1,5 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { refundStaleAfterMs } from "../lib/paylater"
+import { sentOnceStaleAfterMs } from "../lib/paylater"
 import { configuredRegistrations } from "../medusa-records/registrations"
 import { ledgerModuleOf } from "../modules/paylater-ledger/resolve"
 
@@ -29,7 +29,7 @@ export async function listAbandonedRefunds(ledger: AbandonedRefundLedger, staleA
 
 /** When a refund can no longer be in flight in this store: the longest bound of its PayLater registrations (null: none). */
 export function storeRefundStaleAfterMs(container: MedusaContainer): number | null {
-  const bounds = configuredRegistrations(container).flatMap((r) => (r.options ? [refundStaleAfterMs(r.options.config)] : []))
+  const bounds = configuredRegistrations(container).flatMap((r) => (r.options ? [sentOnceStaleAfterMs(r.options.config)] : []))
   return bounds.length ? Math.max(...bounds) : null
 }
 

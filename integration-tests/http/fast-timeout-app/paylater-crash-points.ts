@@ -24,6 +24,13 @@
  *    resumes it: completing the cart again returns the existing order and writes nothing. Before the
  *    fix the owner decision named the order past its bound and recorded it on the row, and the order
  *    showed no payment in Medusa (no collection, no capture), with nobody told.
+ * 4. Killed inside Medusa's create of a session, after PayLater accepted the create and before the
+ *    provider recorded its answer (`start:after-paylater-answered`; campaign seed 21562286): the row
+ *    stays `starting`, Medusa's session names no attempt, and the shopper pays the link anyway.
+ *    Settlement leaves a session alone while its create may still write it; the create was taken as
+ *    dead only 5 minutes after the session's insert, so the paid row was not asked about for 5 minutes
+ *    (the campaign's final check found it unasked). A create now counts as live only as long as its
+ *    PayLater calls can take at the configured timeout, plus a margin for Medusa's last write.
  */
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import { useSeededStore } from "../../helpers/seeded-store"
@@ -100,6 +107,30 @@ export function crashPoints({ api, getContainer }: SuiteOptions, paylater: Sandb
     // Medusa recorded the payment from the row: PayLater was not asked again.
     expect(statusCalls()).toBe(asked)
     expect(await ledger.findAttempt(session!.id)).toMatchObject({ state: "paid", order_id: after.orderId, payment_id: expect.any(String) })
+  })
+
+  it("killed inside Medusa's create after PayLater accepted it: the paid link is asked about and placed once the create's bound has passed", async () => {
+    const started = await startCheckout(store, { regionId: seed.regionId, variantId: seed.variants.standard.id }, PAYLATER_PROVIDER_ID)
+    const session = started.session.ok ? started.session.data.session! : null
+    expect(session).not.toBeNull()
+    // What the killed create left: Medusa's session as it inserted it (no attempt named, pending), the
+    // write-ahead row without PayLater's answer. PayLater has the link; the shopper pays it.
+    const pg = getContainer().resolve(ContainerRegistrationKeys.PG_CONNECTION) as any
+    await pg.raw(`update payment_session set data = '{}'::jsonb where id = ?`, [session!.id])
+    await pg.raw(`update paylater_attempt set state = 'starting', expires_at = null where paylater_order_id = ?`, [session!.id])
+    await paylater().approveLink(session!.id)
+
+    // At once: the create could still be running and would write its answer over whatever
+    // settlement recorded, so nothing is recorded yet.
+    await runScheduledJobs(getContainer())
+    expect(await ledgerForCart(getContainer(), started.cart.id)).toMatchObject({ orders: 0, payments: 0 })
+
+    // Two minutes later no create of this configuration can still be running (1.5 s timeout).
+    await runScheduledJobs(getContainer(), 2)
+    const after = await ledgerForCart(getContainer(), started.cart.id)
+    expect(after).toMatchObject({ orders: 1, payments: 1, captures: 1, refunds: 0 })
+    expect(await ledgerModuleOf(getContainer())!.findAttempt(session!.id)).toMatchObject({ state: "paid", order_id: after.orderId })
+    expect(paylater().order(session!.id)!.refunds).toEqual([])
   })
 
   it("killed inside Medusa's completion after the order, before its payment: the order gets PayLater's payment, a person is told, nothing refunded", async () => {

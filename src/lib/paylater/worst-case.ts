@@ -3,9 +3,10 @@ import type { PayLaterConfig } from "./types"
 
 /**
  * How long the client can take, at worst, over one create or refund (the calls it sends once). A
- * caller that must tell "still in flight" from "lost" (the refund guard's write-ahead attempts)
- * derives its limit from this instead of guessing, so a change to the client's timeouts, attempts
- * or backoff moves the limit with it (__tests__/worst-case.suite.ts drives the client through this worst case).
+ * caller that must tell "still in flight" from "lost" (the refund guard's write-ahead attempts, a
+ * session create whose process may have died) derives its limit from this instead of guessing, so a
+ * change to the client's timeouts, attempts or backoff moves the limit with it
+ * (__tests__/worst-case.suite.ts drives the client through this worst case).
  *
  * The worst case, as client.ts and token.ts are written: the token fetch, up to `maxAttempts`
  * times with backoff between them (the largest jitter each time), each attempt up to `timeoutMs`;
@@ -35,7 +36,10 @@ export function sentOnceWorstCaseMs(timing: ClientTiming): number {
 // Around the PayLater call: the attempt is written before and settled after (database writes, a busy event loop).
 const BOOKKEEPING_MARGIN_MS = 60_000
 
-/** After this long a refund attempt still "pending" cannot still be in flight in any process. */
-export function refundStaleAfterMs(timing: ClientTiming): number {
+/**
+ * After this long a call sent once and written ahead (a refund attempt still "pending", a create's
+ * `starting` row and Medusa's write of its answer) cannot still be in flight in any process.
+ */
+export function sentOnceStaleAfterMs(timing: ClientTiming): number {
   return sentOnceWorstCaseMs(timing) + BOOKKEEPING_MARGIN_MS
 }

@@ -33,7 +33,7 @@ import {
   type PayLaterError,
   isPayLaterError,
   logRef,
-  refundStaleAfterMs,
+  sentOnceStaleAfterMs,
   verifyWebhook,
   type PayLaterApi,
   type PayLaterConfig,
@@ -384,7 +384,7 @@ export abstract class PayLaterBaseProvider extends AbstractPaymentProvider<PayLa
       medusaRefundId: input.context?.idempotency_key,
       payment: { id: row.payment_id ?? null, payment_collection_id: row.payment_collection_id ?? null },
       capturedAmount: storedAmountText(row),
-      staleAfterMs: refundStaleAfterMs(this.settings_.config),
+      staleAfterMs: sentOnceStaleAfterMs(this.settings_.config),
     })
     return { data: refunded }
   }

@@ -56,7 +56,7 @@ export interface GuardedRefundInput {
   payment?: { id: string | null; payment_collection_id: string | null }
   /** What PayLater was asked to collect, from the attempt ledger (two-decimal QAR): the refunds' ceiling. */
   capturedAmount: string
-  /** When a pending attempt can no longer be in flight: refundStaleAfterMs of the client's configuration. */
+  /** When a pending attempt can no longer be in flight: sentOnceStaleAfterMs of the client's configuration. */
   staleAfterMs: number
 }
 

@@ -2,7 +2,7 @@ import axios, { type AxiosAdapter, type AxiosResponse, type InternalAxiosRequest
 import { PayLaterClient } from "../client"
 import { parsePayLaterConfig } from "../config"
 import { TOKEN_PATH } from "../token"
-import { refundStaleAfterMs, sentOnceWorstCaseMs } from "../worst-case"
+import { sentOnceStaleAfterMs, sentOnceWorstCaseMs } from "../worst-case"
 import { OPTIONS, tokenAnswer } from "./support/paylater-nock"
 
 /**
@@ -82,9 +82,9 @@ describe("the refund guard's staleness limit follows the client's worst case", (
     const defaults = parsePayLaterConfig(OPTIONS)
     expect(defaults).toMatchObject({ timeoutMs: 15000, maxAttempts: 3 })
     // 2 × (3 × 15 s + 349 ms + 599 ms backoff + 15 s) = 121.896 s, + 60 s.
-    expect(refundStaleAfterMs(defaults)).toBe(181_896)
+    expect(sentOnceStaleAfterMs(defaults)).toBe(181_896)
     // The limit it replaces (4 × timeout + 60 s = 120 s) was shorter than the client's own worst case.
     expect(sentOnceWorstCaseMs(defaults)).toBeGreaterThan(4 * defaults.timeoutMs)
-    expect(refundStaleAfterMs({ ...defaults, maxAttempts: 4 })).toBeGreaterThan(refundStaleAfterMs(defaults))
+    expect(sentOnceStaleAfterMs({ ...defaults, maxAttempts: 4 })).toBeGreaterThan(sentOnceStaleAfterMs(defaults))
   })
 })
