@@ -13,15 +13,15 @@
  * - the admin (built by `medusa build` with the plugin's extensions) shows the PayLater card on
  *   the order page in headless Chromium.
  *
- * All of it on a store per Medusa version: the lowest and the highest of the supported range (see
- * medusaVersionsUnderTest), the same steps on each.
+ * All of it on the Medusa the plugin is developed on (medusaVersionsUnderTest; PAYLATER_AS_INSTALLED_MEDUSA
+ * names others). The lowest Medusa of the peer range gets the same day-one checks in the DTC
+ * starter's shape (pnpm-workspace.spec.ts), which already installs, migrates and runs that version.
  *
  * The dev store (medusa-config.ts at the repo root) loads ./src; only this suite proves the package.
  */
 import fs from "node:fs"
 import path from "node:path"
 import Medusa from "@medusajs/js-sdk"
-import { chromium, type Browser } from "playwright-core"
 import { decideOnLink } from "../http/paylater-link/shopper"
 import {
   packedPlugin,
@@ -38,10 +38,7 @@ import {
 import { envLines, readmeSnippet } from "./readme-snippets"
 import { copyDatabase, createDatabase, dropDatabase, writeSeedScript } from "./store-database"
 import { readyCart as readyCartOf } from "./ready-cart"
-
-const { launchOptions } = require("../../scripts/lib/chromium") as {
-  launchOptions(): { executablePath: string; args: string[] }
-}
+import { expectAdminCardAndReadmeSteps, expectForgedWebhookRefused, expectPeersAccept, expectSetupQatarFromReadme } from "./day-one-checks"
 
 jest.setTimeout(15 * 60_000)
 
@@ -196,14 +193,7 @@ describe.each(medusaVersionsUnderTest())("as installed: the npm package in a fre
   })
 
   it(`runs on Medusa ${medusaVersion}, which the package's peer ranges accept`, () => {
-    const installed = (name: string) =>
-      JSON.parse(fs.readFileSync(path.join(store.dir, "node_modules", ...name.split("/"), "package.json"), "utf8")).version
-    for (const name of ["@medusajs/medusa", "@medusajs/framework", "@medusajs/admin-sdk"]) expect(installed(name)).toBe(medusaVersion)
-    const { satisfies } = require("semver") as { satisfies(version: string, range: string): boolean }
-    const peers = JSON.parse(fs.readFileSync(path.join(store.dir, "node_modules", "medusa-payment-paylater", "package.json"), "utf8")).peerDependencies
-    for (const name of ["@medusajs/medusa", "@medusajs/framework", "@medusajs/admin-sdk", "@medusajs/ui"]) {
-      expect([name, satisfies(installed(name), peers[name])]).toEqual([name, true])
-    }
+    expectPeersAccept(store.dir, medusaVersion)
   })
 
   it("ships what a store needs and nothing else", () => {
@@ -302,95 +292,17 @@ describe.each(medusaVersionsUnderTest())("as installed: the npm package in a fre
   })
 
   it("refuses a forged webhook with 403 and a JSON message", async () => {
-    const res = await fetch(`${sandboxUrl}/__sandbox/webhooks/send`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ orderId: "payses_forged", status: "success", forged: true }),
-    })
-    const delivery = (await res.json()) as Json
-    expect(delivery).toMatchObject({ responseStatus: 403 })
-    expect(JSON.parse(delivery.responseBody)).toEqual({ message: expect.stringMatching(/signature/i) })
+    await expectForgedWebhookRefused(sandboxUrl)
   })
 
-  it("sets a store up for Qatar with the README's one command, from the installed package; a second run changes nothing", async () => {
+  it("sets a store up for Qatar with the README's one command, from the installed package; a second run changes nothing", () => {
     // A new store's database (migrated, never seeded: the seeded one already sells in Qatar).
     const env = { ...store.env, DATABASE_URL: newStoreUrl }
-    const command = readmeSnippet(README, "setup-qatar").trim()
-    expect(command).toMatch(/^npx medusa exec \.\/node_modules\/medusa-payment-paylater\/\S+\.js$/)
-    const args = command.split(/\s+/).slice(2)
-    const first = store.medusa("medusa exec setup-qatar", args, { env })
-    expect(first).toMatch(/Added QAR to the store's currencies/)
-    expect(first).toMatch(/Created the region "Qatar" \(QAR, country Qatar\) with the payment providers pp_paylater-rtp_paylater, pp_paylater_paylater/)
-    expect(first).toMatch(/Created a tax region for Qatar/)
-    expect(first).toMatch(/Created the shipping option "Standard delivery \(Qatar\)"/)
-    const second = store.medusa("medusa exec setup-qatar (again)", args, { env })
-    expect(second).toMatch(/Changed: nothing \(everything was already there\)/)
-    expect(second).toMatch(/The region "Qatar" \(QAR\) already offers/)
+    expectSetupQatarFromReadme((step, args) => store.medusa(step, args, { env }), { again: true })
   })
 
   it("shows the PayLater card on the order page of the built admin, and the admin steps of README section 3 as named", async () => {
     expect(orders.link).toBeDefined()
-    // The card's own data first: a failure here names itself instead of an empty page.
-    const { activity } = await admin("GET", `/admin/paylater/orders/${orders.link}/activity`)
-    expect(activity.paylater).toMatchObject({ state: "paid" })
-    fs.mkdirSync(SHOTS, { recursive: true })
-    let browser: Browser | undefined
-    try {
-      browser = await chromium.launch(launchOptions())
-      const page = await browser.newPage({ viewport: { width: 1440, height: 1000 } })
-      await page.goto(`${backend}/app/login`)
-      await page.fill('input[name="email"]', ADMIN.email, { timeout: 60_000 })
-      await page.fill('input[name="password"]', ADMIN.password)
-      await page.click('button[type="submit"]')
-      await page.waitForURL((url) => !url.pathname.endsWith("/login"), { timeout: 60_000 })
-      await page.goto(`${backend}/app/orders/${orders.link}`)
-      const card = page.locator("#paylater-order-activity")
-      try {
-        await card.waitFor({ timeout: 60_000 })
-      } finally {
-        await page.screenshot({ path: path.join(SHOTS, "order-page.png"), fullPage: true })
-      }
-      expect(await card.textContent()).toMatch(/PayLater/)
-      expect(await card.textContent()).toMatch(/Payment link/i)
-
-      // README section 6 says where to look: the right-hand column, below Customer and Activity.
-      const box = async (locator: ReturnType<typeof page.locator>) => (await locator.first().boundingBox())!
-      const [cardBox, customer, activity, summaryBox] = await Promise.all([
-        box(card),
-        box(page.locator("h2", { hasText: /^Customer$/ })),
-        box(page.locator("h2", { hasText: /^Activity$/ })),
-        box(page.locator("h2", { hasText: /^Summary$/ })),
-      ])
-      expect(cardBox.x).toBeGreaterThan(summaryBox.x + summaryBox.width)
-      expect(cardBox.y).toBeGreaterThan(customer.y)
-      expect(cardBox.y).toBeGreaterThan(activity.y)
-      expect(fs.readFileSync(README, "utf8")).toMatch(/right-hand column of its page, below \*\*Customer\*\* and \*\*Activity\*\*/)
-
-      // README section 3's first admin step: the Currencies section's menu offers "Add".
-      await page.goto(`${backend}/app/settings/store`)
-      const currencies = page.locator("h2", { hasText: /^Currencies$/ })
-      await currencies.waitFor({ timeout: 60_000 })
-      await currencies.locator("xpath=..").locator("button").click()
-      await page.getByRole("menuitem", { name: /^Add$/ }).waitFor({ timeout: 10_000 })
-      expect(fs.readFileSync(README, "utf8")).toContain("section **Currencies**: its menu (**⋯**) → **Add**")
-      await page.keyboard.press("Escape")
-
-      // README section 3 names the region's payment providers as the admin shows them. The region
-      // offers exactly the two PayLater methods (as section 3 ticks them), so both names are shown.
-      await admin("POST", `/admin/regions/${seeded.regionId}`, {
-        payment_providers: ["pp_paylater_paylater", "pp_paylater-rtp_paylater"],
-      })
-      const readme = fs.readFileSync(README, "utf8")
-      const labels = ["Paylater (PAYLATER)", "Paylater Rtp (PAYLATER)"]
-      await page.goto(`${backend}/app/settings/regions/${seeded.regionId}`)
-      const summary = page.getByText(/Paylater \(PAYLATER\)/).first()
-      await summary.waitFor({ timeout: 60_000 })
-      for (const label of labels) {
-        expect(await summary.textContent()).toContain(label)
-        expect(readme).toContain(`**${label}**`)
-      }
-    } finally {
-      await browser?.close()
-    }
+    await expectAdminCardAndReadmeSteps({ backend, login: ADMIN, orderId: orders.link!, regionId: seeded.regionId, admin, shots: SHOTS })
   })
 })

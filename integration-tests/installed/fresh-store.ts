@@ -24,18 +24,15 @@ function ownPackageJson(): Record<string, any> {
 }
 
 /**
- * The Medusa versions a store is tested on: the lowest and the highest of the supported range. The
- * lowest is the floor of the `@medusajs/medusa` peer range (">=2.18.0 <2.22.0"); the highest is the
- * version this repository develops on (its devDependency, the latest release inside the range).
- * PAYLATER_AS_INSTALLED_MEDUSA (comma-separated) picks others, e.g. one version on a laptop.
+ * The Medusa versions a fresh npm store is tested on: the version this repository develops on (its
+ * devDependency, the latest release inside the peer range). The floor of the range is the DTC
+ * starter workspace's (pnpm-workspace.spec.ts checks that they are the same). PAYLATER_AS_INSTALLED_MEDUSA
+ * (comma-separated) picks others, e.g. the floor as a plain npm store too.
  */
 export function medusaVersionsUnderTest(): string[] {
-  const own = ownPackageJson()
   const chosen = process.env.PAYLATER_AS_INSTALLED_MEDUSA?.split(",").map((v) => v.trim()).filter(Boolean)
   if (chosen?.length) return chosen
-  const floor = /^>=\s*(\d+\.\d+\.\d+)\s/.exec(own.peerDependencies["@medusajs/medusa"])
-  if (!floor) throw new Error(`the @medusajs/medusa peer range has no ">=x.y.z" floor: ${own.peerDependencies["@medusajs/medusa"]}`)
-  return [...new Set([floor[1], own.devDependencies["@medusajs/medusa"]])]
+  return [ownPackageJson().devDependencies["@medusajs/medusa"]]
 }
 
 /** What `create-medusa-app` gives a store, at the given Medusa version (with the plugin when `tarball` is given). */

@@ -17,18 +17,23 @@
  *   module from its own, and both methods still check out (the ledger port and the request
  *   context are process-wide, src/process-wide/process-slot.ts).
  *
- * The backend runs `medusa start` from its folder (no `medusa build`: the build and the admin are
- * as-installed.spec.ts's subject, so the admin is disabled here).
+ * The backend is the lowest Medusa of the plugin's peer range, so this suite also runs the day-one
+ * checks as-installed.spec.ts runs on the highest (day-one-checks.ts): the peer ranges accept it, the
+ * README's set-up command, a forged webhook refused, and `medusa build` with the plugin's admin
+ * extensions, started from .medusa/server in production behind an HTTPS-terminating proxy, showing the
+ * PayLater card in headless Chromium. The "second copy" restart runs from the backend's folder with
+ * the admin disabled (its subject is the provider, not the admin).
  */
 import { execFileSync } from "node:child_process"
 import fs from "node:fs"
 import path from "node:path"
 import Medusa from "@medusajs/js-sdk"
 import { decideOnLink } from "../http/paylater-link/shopper"
-import { packedPlugin, freePorts, REPO_ROOT, type Running, type StepTiming } from "./fresh-store"
+import { packedPlugin, freePorts, REPO_ROOT, startHttpsTerminatingProxy, type Running, type StepTiming } from "./fresh-store"
 import { createWorkspace, peerIssuesByProject, STARTER_MEDUSA, type Workspace } from "./pnpm-workspace"
 import { envLines, readmeSnippet } from "./readme-snippets"
-import { createDatabase, dropDatabase, writeSeedScript } from "./store-database"
+import { copyDatabase, createDatabase, dropDatabase, writeSeedScript } from "./store-database"
+import { expectAdminCardAndReadmeSteps, expectForgedWebhookRefused, expectPeersAccept, expectSetupQatarFromReadme, peerRangeFloor } from "./day-one-checks"
 import { readyCart as readyCartOf, toReview } from "./ready-cart"
 import { writeGuideFiles } from "./guide-files"
 import { createRequire } from "node:module"
@@ -49,14 +54,14 @@ const PROVIDER_RESOLVE = `resolve: "medusa-payment-paylater/providers/paylater"`
 const ADMIN = { email: "owner@starter-shaped.qa", password: "starter-shaped-password" }
 const STOREFRONT_URL_OPTION = "storefrontUrl: process.env.STOREFRONT_URL,"
 /**
- * The README's medusa-config.ts with the admin off (see the file comment), the guide's return routes
- * (its section 0, next to `storefrontUrl`) and the provider from `providerResolve`.
+ * The README's medusa-config.ts with the guide's return routes (its section 0, next to
+ * `storefrontUrl`); for the "second copy" restart, the admin off and the provider from `providerResolve`.
  */
 function medusaConfig(providerResolve?: string): string {
   let config = readmeSnippet(README, "medusa-config.ts")
   expect(config).toContain(PROVIDER_RESOLVE)
   expect(config).toContain(STOREFRONT_URL_OPTION)
-  config = config.replace("  projectConfig: {", "  admin: { disable: true },\n  projectConfig: {")
+  if (providerResolve) config = config.replace("  projectConfig: {", "  admin: { disable: true },\n  projectConfig: {")
   const indent = /\n( *)storefrontUrl:/.exec(config)![1]
   const templates = readmeSnippet(GUIDE, "guide-provider-templates").trim().split("\n").map((line) => indent + line.trim())
   config = config.replace(STOREFRONT_URL_OPTION, [STOREFRONT_URL_OPTION, ...templates].join("\n").trimStart())
@@ -67,6 +72,11 @@ function medusaConfig(providerResolve?: string): string {
 describe(`as installed in a pnpm workspace shaped like Medusa's DTC starter (Medusa ${STARTER_MEDUSA}, Next 15 / React 19 storefront)`, () => {
   const timings: StepTiming[] = []
   const databaseName = `paylater_pnpm_workspace_${process.pid}`
+  // A new store's database for the README's set-up command: the store's as `medusa db:migrate` left it.
+  const newStoreDatabase = `${databaseName}_setup`
+  let newStoreUrl: string
+  let proxy: { port: number; close(): Promise<void> } | undefined
+  let linkOrderId: string | undefined
   let ws: Workspace
   let pluginTarball: string
   let kitAdd: string
@@ -82,10 +92,12 @@ describe(`as installed in a pnpm workspace shaped like Medusa's DTC starter (Med
   let adminToken: string
   let runtimeEnv: NodeJS.ProcessEnv
 
-  async function startBackend(): Promise<void> {
+  /** `medusa start` in `cwd` (the build's .medusa/server, or the backend's folder) with `env`. */
+  async function startBackend(cwd: string, env: NodeJS.ProcessEnv): Promise<void> {
     const started = Date.now()
     server = ws.backend.start("medusa start", path.join(ws.backend.dir, "node_modules", ".bin", "medusa"), ["start", "--port", String(medusaPort)], {
-      env: runtimeEnv,
+      cwd,
+      env,
     })
     await server.waitFor(/Server is ready on port/, 240_000)
     timings.push({ step: "medusa start (until ready)", ms: Date.now() - started })
@@ -130,7 +142,7 @@ describe(`as installed in a pnpm workspace shaped like Medusa's DTC starter (Med
     expect(order.payment_collections.flatMap((c: Json) => c.payments).map((p: Json) => [p.provider_id, p.captures.length])).toEqual([[providerId, 1]])
   }
 
-  async function payByLink(): Promise<void> {
+  async function payByLink(): Promise<string> {
     const cart = await readyCart()
     const { payment_collection } = await sdk.store.payment.initiatePaymentSession(cart as any, { provider_id: "pp_paylater_paylater" })
     const session = payment_collection.payment_sessions!.find((s) => s.provider_id === "pp_paylater_paylater")!
@@ -142,7 +154,9 @@ describe(`as installed in a pnpm workspace shaped like Medusa's DTC starter (Med
     const landing = new URL(returned.headers.get("location")!)
     expect(`${landing.origin}${landing.pathname}`).toBe(`${storefront}/api/paylater/back`)
     expect(landing.searchParams.get("kind")).toBe("confirmed")
-    await expectOneCapturedOrder(landing.searchParams.get("order_id")!, "pp_paylater_paylater")
+    const orderId = landing.searchParams.get("order_id")!
+    await expectOneCapturedOrder(orderId, "pp_paylater_paylater")
+    return orderId
   }
 
   async function payByRequestToPay(): Promise<void> {
@@ -179,7 +193,9 @@ describe(`as installed in a pnpm workspace shaped like Medusa's DTC starter (Med
 
     const [medusaSide, sandboxPort, storefrontPort] = await freePorts(3)
     medusaPort = medusaSide
-    backend = `http://localhost:${medusaPort}`
+    // The public address is the proxy's: production Medusa's admin session cookie is Secure.
+    proxy = await startHttpsTerminatingProxy(0, medusaPort)
+    backend = `http://localhost:${proxy.port}`
     sandboxUrl = `http://127.0.0.1:${sandboxPort}`
     storefront = `http://localhost:${storefrontPort}`
     const env = {
@@ -214,11 +230,17 @@ describe(`as installed in a pnpm workspace shaped like Medusa's DTC starter (Med
     kitAdd = ws.pnpm("pnpm add medusa-payment-paylater-storefront (apps/storefront)", ws.storefront, ["add", "--prefer-offline", kitTarball])
 
     ws.backend.medusa("medusa db:migrate", ["db:migrate"])
+    // Copied before the seed (the seeded store already sells in Qatar): a new store's database.
+    newStoreUrl = await copyDatabase(databaseName, newStoreDatabase)
     const seedOut = path.join(ws.backend.dir, "seeded.json")
     writeSeedScript(ws.backend.dir, seedOut, "@medusajs/medusa/core-flows")
     ws.backend.medusa("medusa exec seed", ["exec", "./src/scripts/seed.ts"])
     seeded = JSON.parse(fs.readFileSync(seedOut, "utf8"))
     ws.backend.medusa("medusa user", ["user", "-e", ADMIN.email, "-p", ADMIN.password])
+    ws.backend.medusa("medusa build", ["build"])
+    // Production: the built server in .medusa/server with the backend's node_modules.
+    const serverDir = path.join(ws.backend.dir, ".medusa", "server")
+    fs.symlinkSync(path.join(ws.backend.dir, "node_modules"), path.join(serverDir, "node_modules"), "dir")
 
     sandbox = ws.backend.start("sandbox", path.join(ws.backend.dir, "node_modules", ".bin", "paylater-sandbox"), [
       "--port",
@@ -227,13 +249,14 @@ describe(`as installed in a pnpm workspace shaped like Medusa's DTC starter (Med
       `${backend}/paylater/webhooks`,
     ])
     await sandbox.waitFor(/Press Ctrl\+C to stop/, 30_000)
-    runtimeEnv = { ...ws.backend.env, ...env, NODE_ENV: "development" }
-    await startBackend()
+    runtimeEnv = { ...ws.backend.env, ...env }
+    await startBackend(serverDir, { ...runtimeEnv, NODE_ENV: "production" })
     sdk = new Medusa({ baseUrl: backend, publishableKey: seeded.publishableKey })
   })
 
   afterAll(async () => {
     await browser?.close()
+    await proxy?.close()
     await stopBackend()
     await ws?.backend.stopAll()
     await ws?.storefront.stopAll()
@@ -245,7 +268,28 @@ describe(`as installed in a pnpm workspace shaped like Medusa's DTC starter (Med
     if (ws && !process.env.KEEP_FRESH_STORE) {
       fs.rmSync(ws.root, { recursive: true, force: true })
       await dropDatabase(databaseName)
+      await dropDatabase(newStoreDatabase)
     }
+  })
+
+  it(`is the lowest Medusa of the package's peer range (${STARTER_MEDUSA}), which the peer ranges accept`, () => {
+    expect(STARTER_MEDUSA).toBe(peerRangeFloor())
+    expectPeersAccept(ws.backend.dir, STARTER_MEDUSA)
+  })
+
+  it("boots from its build: the providers registered, the reconciliation job says its schedule", async () => {
+    expect(seeded.regionPaymentProviders).toEqual(expect.arrayContaining(["pp_paylater_paylater", "pp_paylater-rtp_paylater"]))
+    // Production logs are JSON lines, so the quotes arrive escaped.
+    expect(server!.output()).toMatch(/PayLater reconciliation: scheduled \\?"\*\/2 \* \* \* \*\\?" \(every 2 minutes\)/)
+  })
+
+  it("refuses a forged webhook with 403 and a JSON message", async () => {
+    await expectForgedWebhookRefused(sandboxUrl)
+  })
+
+  it("sets a store up for Qatar with the README's one command, from the installed package; a second run changes nothing", () => {
+    const env = { ...ws.backend.env, DATABASE_URL: newStoreUrl }
+    expectSetupQatarFromReadme((step, args) => ws.backend.medusa(step, args, { env }), { again: true })
   })
 
   it("the guide's `pnpm add` puts no backend into the storefront: one copy of the plugin, no Medusa server packages, no peer warnings of ours", () => {
@@ -528,11 +572,23 @@ describe(`as installed in a pnpm workspace shaped like Medusa's DTC starter (Med
   })
 
   it("takes a payment link through the backend's store API into one captured order", async () => {
-    await payByLink()
+    linkOrderId = await payByLink()
   })
 
   it("takes a Request to Pay through the backend's store API into one captured order", async () => {
     await payByRequestToPay()
+  })
+
+  it("shows the PayLater card on the order page of the built admin, and the admin steps of README section 3 as named", async () => {
+    expect(linkOrderId).toBeDefined()
+    await expectAdminCardAndReadmeSteps({
+      backend,
+      login: ADMIN,
+      orderId: linkOrderId!,
+      regionId: seeded.regionId,
+      admin: adminCall,
+      shots: path.join(REPO_ROOT, "test-results", "pnpm-workspace"),
+    })
   })
 
   it("still works when pnpm keeps a second copy of the plugin and Medusa loads the provider from it", async () => {
@@ -551,7 +607,7 @@ describe(`as installed in a pnpm workspace shaped like Medusa's DTC starter (Med
       path.join(ws.backend.dir, "medusa-config.ts"),
       medusaConfig(path.join(storefrontCopy, ".medusa", "server", "src", "providers", "paylater"))
     )
-    await startBackend()
+    await startBackend(ws.backend.dir, { ...runtimeEnv, NODE_ENV: "development" })
     await payByLink()
     await payByRequestToPay()
   })
