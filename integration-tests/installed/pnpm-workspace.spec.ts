@@ -147,6 +147,7 @@ describe(`as installed in a pnpm workspace shaped like Medusa's DTC starter (Med
     const { payment_collection } = await sdk.store.payment.initiatePaymentSession(cart as any, { provider_id: "pp_paylater_paylater" })
     const session = payment_collection.payment_sessions!.find((s) => s.provider_id === "pp_paylater_paylater")!
     expect(session.data).toMatchObject({ amount: "360.00", currency: "QAR" })
+    expect(String(session.data.payment_link_url).startsWith(sandboxUrl)).toBe(true)
     const back = await decideOnLink(String(session.data.payment_link_url), "approve")
     const returned = await fetch(back, { redirect: "manual" })
     expect(returned.status).toBe(303)
@@ -166,6 +167,9 @@ describe(`as installed in a pnpm workspace shaped like Medusa's DTC starter (Med
       data: { mobile_number: "5111 8021" },
     })
     const session = payment_collection.payment_sessions!.find((s) => s.provider_id === "pp_paylater-rtp_paylater")!
+    // The public view keeps the number masked: Medusa's merge of the session data drops what the provider clears.
+    expect(session.data.mobile_number_masked).toMatch(/021$/)
+    expect(JSON.stringify(session.data)).not.toContain("51118021")
     const approve = await fetch(`${sandboxUrl}/__sandbox/rtp/${encodeURIComponent(session.id)}/approve`, { method: "POST" })
     expect(approve.status).toBe(200)
     // The waiting screen's poll, bounded by count.
@@ -279,6 +283,8 @@ describe(`as installed in a pnpm workspace shaped like Medusa's DTC starter (Med
 
   it("boots from its build: the providers registered, the reconciliation job says its schedule", async () => {
     expect(seeded.regionPaymentProviders).toEqual(expect.arrayContaining(["pp_paylater_paylater", "pp_paylater-rtp_paylater"]))
+    const { payment_providers } = await sdk.store.payment.listPaymentProviders({ region_id: seeded.regionId })
+    expect(payment_providers.map((p) => p.id)).toEqual(expect.arrayContaining(["pp_paylater_paylater", "pp_paylater-rtp_paylater"]))
     // Production logs are JSON lines, so the quotes arrive escaped.
     expect(server!.output()).toMatch(/PayLater reconciliation: scheduled \\?"\*\/2 \* \* \* \*\\?" \(every 2 minutes\)/)
   })

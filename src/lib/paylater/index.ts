@@ -10,6 +10,6 @@ export { PayLaterClient, WEB_CHECKOUT_PATH, type PayLaterClientDeps } from "./cl
 export { TOKEN_PATH } from "./token"
 export * from "./instalments"
 export type { PayLaterOperation } from "./http"
-export { sentOnceStaleAfterMs, sentOnceWorstCaseMs } from "./worst-case"
+export { repeatedCallWorstCaseMs, sentOnceStaleAfterMs, sentOnceWorstCaseMs } from "./worst-case"
 export { logRef } from "./log-ref"
 export { paymentStateOf } from "./answers"

@@ -33,6 +33,18 @@ export function sentOnceWorstCaseMs(timing: ClientTiming): number {
   return 2 * (repeatedWorstCaseMs(timing) + timing.timeoutMs)
 }
 
+/**
+ * A call the client repeats (a status read, the shopper look-up): every attempt a call sent once at
+ * its worst (token fetch and call, twice over after a refused token), the longest backoff between.
+ */
+export function repeatedCallWorstCaseMs(timing: ClientTiming): number {
+  let total = timing.maxAttempts * sentOnceWorstCaseMs(timing)
+  for (let attempt = 1; attempt < timing.maxAttempts; attempt++) {
+    total += backoffDelay(attempt, WORST_RANDOM)
+  }
+  return total
+}
+
 // Around the PayLater call: the attempt is written before and settled after (database writes, a busy event loop).
 const BOOKKEEPING_MARGIN_MS = 60_000
 

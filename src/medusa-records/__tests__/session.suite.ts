@@ -1,4 +1,7 @@
-import { sentOnceStaleAfterMs } from "../../lib/paylater"
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { repeatedCallWorstCaseMs, sentOnceStaleAfterMs } from "../../lib/paylater"
+import { createStaleAfterMs } from "../create-in-flight"
 import { medusaCreating } from "../session"
 
 const NOW = new Date("2026-11-30T12:00:00Z")
@@ -36,5 +39,41 @@ describe("medusaCreating: whether Medusa's create of a session has written the p
     expect(STALE_AFTER).toBeLessThan(2 * 60_000)
     const slowest = 3_000 + sentOnceStaleAfterMs({ timeoutMs: 300_000, maxAttempts: 5 })
     expect(medusaCreating({ id: "payses_1", data: {}, created_at: ago(10 * 60_000) }, null, slowest, NOW)).toBe(true)
+  })
+})
+
+describe("createStaleAfterMs: a create's bound from the registration that runs it", () => {
+  const options = {
+    clientId: "client-a",
+    clientSecret: "secret",
+    outletId: 1000000061,
+    webhookSecret: "webhook-secret",
+    backendUrl: "https://api.shop.qa",
+    storefrontUrl: "https://shop.qa",
+    timeoutMs: 4000,
+  }
+  const containerWith = (providers: unknown[]) =>
+    ({
+      resolve: (key: string) => {
+        if (key !== ContainerRegistrationKeys.CONFIG_MODULE) throw new Error(`unexpected ${key}`)
+        return { modules: { payment: { options: { providers } } } }
+      },
+    }) as unknown as MedusaContainer
+  const configured = containerWith([{ id: "paylater", resolve: "medusa-payment-paylater/providers/paylater", options }])
+  const timing = { timeoutMs: 4000, maxAttempts: 3 }
+
+  it("a link: the look-up's timeout, one create at the client's worst, and the bookkeeping margin", () => {
+    expect(createStaleAfterMs(configured, "pp_paylater_paylater")).toBe(3000 + sentOnceStaleAfterMs(timing))
+  })
+
+  it("a Request to Pay: also the status read that tells whether a request whose answer was lost landed", () => {
+    expect(createStaleAfterMs(configured, "pp_paylater-rtp_paylater")).toBe(3000 + sentOnceStaleAfterMs(timing) + repeatedCallWorstCaseMs(timing))
+  })
+
+  it("a registration whose options cannot be read: ten minutes, longer than the default configuration's worst Request to Pay", () => {
+    const defaults = { timeoutMs: 15000, maxAttempts: 3 }
+    const unknown = createStaleAfterMs(containerWith([]), "pp_paylater-rtp_paylater")
+    expect(unknown).toBe(10 * 60_000)
+    expect(unknown).toBeGreaterThan(3000 + sentOnceStaleAfterMs(defaults) + repeatedCallWorstCaseMs(defaults))
   })
 })

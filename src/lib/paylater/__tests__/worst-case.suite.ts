@@ -2,7 +2,7 @@ import axios, { type AxiosAdapter, type AxiosResponse, type InternalAxiosRequest
 import { PayLaterClient } from "../client"
 import { parsePayLaterConfig } from "../config"
 import { TOKEN_PATH } from "../token"
-import { sentOnceStaleAfterMs, sentOnceWorstCaseMs } from "../worst-case"
+import { repeatedCallWorstCaseMs, sentOnceStaleAfterMs, sentOnceWorstCaseMs } from "../worst-case"
 import { OPTIONS, tokenAnswer } from "./support/paylater-nock"
 
 /**
@@ -86,5 +86,34 @@ describe("the refund guard's staleness limit follows the client's worst case", (
     // The limit it replaces (4 × timeout + 60 s = 120 s) was shorter than the client's own worst case.
     expect(sentOnceWorstCaseMs(defaults)).toBeGreaterThan(4 * defaults.timeoutMs)
     expect(sentOnceStaleAfterMs({ ...defaults, maxAttempts: 4 })).toBeGreaterThan(sentOnceStaleAfterMs(defaults))
+  })
+})
+
+describe("a repeated call's worst case (the status read a lost Request to Pay start makes) bounds the client", () => {
+  it.each([
+    [1, 1000],
+    [3, 15000],
+    [5, 2500],
+  ])("maxAttempts %i, timeoutMs %i: the slowest status read that gives up takes no longer than the computed worst case", async (maxAttempts, timeoutMs) => {
+    const clock = { now: 0 }
+    const { http, log } = virtualPayLater(clock, timeoutMs, (key, nth) => {
+      if (key === "token") {
+        const withinFetch = ((nth - 1) % maxAttempts) + 1
+        return withinFetch < maxAttempts ? "timeout" : { status: 200, body: tokenAnswer(`token-${nth}`) }
+      }
+      // Every attempt: the token refused, then no answer at all.
+      return nth % 2 === 1 ? { status: 401, body: { error: "invalid_token" } } : "timeout"
+    })
+    const client = new PayLaterClient(
+      { ...OPTIONS, timeoutMs, maxAttempts },
+      { http, now: () => clock.now, sleep: async (ms) => void (clock.now += ms), random: () => 1 - Number.EPSILON }
+    )
+
+    await expect(client.getPaymentStatus("payses_w")).rejects.toMatchObject({ code: "TIMEOUT" })
+
+    expect(log.filter((l) => !l.startsWith("token"))).toHaveLength(2 * maxAttempts)
+    // Two status exchanges and a slow token fetch per attempt at least: the scenario is a long one.
+    expect(clock.now).toBeGreaterThan(maxAttempts * 3 * timeoutMs)
+    expect(clock.now).toBeLessThanOrEqual(repeatedCallWorstCaseMs({ maxAttempts, timeoutMs }))
   })
 })
