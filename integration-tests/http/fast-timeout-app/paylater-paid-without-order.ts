@@ -134,10 +134,12 @@ export function paidWithoutOrder({ api, getContainer }: SuiteOptions, paylater: 
     // Medusa's completion failed late enough for its own refund (the compensation's) to go through.
     expect(refundsAt(sessionId)).toEqual([expect.objectContaining({ amount: "360.00", full: true })])
 
-    // Listed as what it is: refunded in full, closed, nothing for a person or the rule to send.
+    // Listed as what it is: refunded in full, closed, nothing for a person or the rule to send. The
+    // item is written, then resolved by the money plan's list step (two writes: a loaded machine once
+    // showed the first alone, open with refund_state "refunded"); waited for until it is closed.
     const [item] = await eventually(
       () => ledgerModule().listPayLaterAttentions({ paylater_order_id: sessionId, kind: "paid_without_order" }),
-      (items) => items.length > 0
+      (items) => items.some((listed) => listed.status === "resolved")
     )
     expect(item).toMatchObject({
       status: "resolved",
