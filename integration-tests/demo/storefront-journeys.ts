@@ -12,7 +12,17 @@ import fs from "node:fs"
 import path from "node:path"
 import { chromium, type Browser, type Page } from "playwright-core"
 import type { RunningDemo } from "./demo-process"
-import { answerInShopperApp, buy, fillCheckout, payWithPayLater, requestReference, requestToPay } from "./storefront"
+import {
+  answerInShopperApp,
+  arriveAt,
+  buy,
+  fillCheckout,
+  payWithPayLater,
+  requestReference,
+  requestToPay,
+  SERVER_STEP_MS,
+  toOrderConfirmed,
+} from "./storefront"
 
 const SHOTS = path.resolve(__dirname, "..", "..", "test-results", "demo")
 const DOCS_SHOT = path.resolve(__dirname, "..", "..", "docs", "images", "storefront-request-to-pay.png")
@@ -41,6 +51,9 @@ export function storefrontJourneys(getDemo: () => RunningDemo): void {
 
   beforeEach(async () => {
     page = await browser.newPage({ viewport: { width: 1100, height: 900 } })
+    // Every page render asks the store (a loaded 2-core CI machine has answered in over 30 s); the
+    // steps that wait on server work between pages use SERVER_STEP_MS.
+    page.setDefaultTimeout(60_000)
   })
 
   afterEach(async () => {
@@ -77,8 +90,7 @@ export function storefrontJourneys(getDemo: () => RunningDemo): void {
     await shot("2-paylater-page")
     await page.click("#approve")
 
-    await page.waitForURL(/\/order\/confirmed\/order_/)
-    const orderId = decodeURIComponent(new URL(page.url()).pathname.split("/").pop()!)
+    const orderId = await toOrderConfirmed(page)
     await page.waitForSelector("#order-id")
     expect(await page.textContent("#order-id")).toBe(orderId)
     expect(await page.textContent("#order-total")).toContain("360.00")
@@ -94,7 +106,7 @@ export function storefrontJourneys(getDemo: () => RunningDemo): void {
 
     // The pending page finds the same order once it exists (it is where a slow confirmation lands).
     await page.goto(`${storefront}/order/pending?cart_id=${cartId}`)
-    await page.waitForURL(new RegExp(`/order/confirmed/${orderId}$`))
+    await page.waitForURL(new RegExp(`/order/confirmed/${orderId}$`), { timeout: SERVER_STEP_MS })
   })
 
   it("explains a decline on the payment page, and a retry with a new session can pay", async () => {
@@ -105,7 +117,7 @@ export function storefrontJourneys(getDemo: () => RunningDemo): void {
     const firstLink = page.url()
     await page.click("#decline")
 
-    await page.waitForURL(/\/checkout\?step=payment&paylater_error=declined/)
+    await page.waitForURL(/\/checkout\?step=payment&paylater_error=declined/, { timeout: SERVER_STEP_MS })
     // The redirect names no cart (docs/security.md): the storefront found its own in its storage.
     expect(new URL(page.url()).searchParams.get("cart_id")).toBeNull()
     await page.waitForSelector("#paylater-error")
@@ -113,10 +125,10 @@ export function storefrontJourneys(getDemo: () => RunningDemo): void {
     await shot("4-payment-declined")
 
     await page.click("#retry-paylater")
-    await page.waitForURL((url) => url.toString().startsWith(`${sandbox}/paylink/`))
+    await arriveAt(page, (url) => url.toString().startsWith(`${sandbox}/paylink/`), "the retry", ["#checkout-error", "#paylater-error"])
     expect(page.url()).not.toBe(firstLink)
     await page.click("#approve")
-    await page.waitForURL(/\/order\/confirmed\/order_/)
+    await toOrderConfirmed(page)
     await page.waitForSelector("#order-id")
     expect(await page.textContent("#order-total")).toContain("1,260.50")
   })
@@ -168,8 +180,7 @@ export function storefrontJourneys(getDemo: () => RunningDemo): void {
     await answerInShopperApp(app, reference, "approve")
     await app.close()
 
-    await page.waitForURL(/\/order\/confirmed\/order_/)
-    const orderId = decodeURIComponent(new URL(page.url()).pathname.split("/").pop()!)
+    const orderId = await toOrderConfirmed(page)
     await page.waitForSelector("#order-id")
     expect(await page.textContent("#order-id")).toBe(orderId)
     expect(await page.textContent("#order-total")).toContain("360.00")
@@ -215,13 +226,13 @@ export function storefrontJourneys(getDemo: () => RunningDemo): void {
     await shot("9-request-to-pay-declined")
 
     await page.click("#rtp-retry-send")
-    await page.waitForURL((url) => url.pathname === "/checkout/request-to-pay" && url.searchParams.get("session_id") !== firstSession)
+    await arriveAt(page, (url) => url.pathname === "/checkout/request-to-pay" && url.searchParams.get("session_id") !== firstSession, "the new request", ["#rtp-retry-error"])
     await page.waitForSelector('#rtp-waiting[data-state="waiting"]')
     await app.goto(`${sandbox}/app?mobile=97451118022`)
     await answerInShopperApp(app, await requestReference(page), "approve")
     await app.close()
 
-    await page.waitForURL(/\/order\/confirmed\/order_/)
+    await toOrderConfirmed(page)
     await page.waitForSelector("#order-id")
     expect(await page.textContent("#order-total")).toContain("1,260.50")
   })

@@ -4,24 +4,40 @@
  */
 import type { Page } from "playwright-core"
 
+/**
+ * Server work between two pages (a cart's creation, PayLater's link, a completion) has taken more
+ * than Playwright's 30 s default on a loaded 2-core CI machine. A failure shows on the page at once.
+ */
+export const SERVER_STEP_MS = 120_000
+
+/**
+ * Waits until the page is at `url`. When one of `errors` shows text first, or nothing happens in
+ * SERVER_STEP_MS, fails saying where the page is and what it shows (not only "timeout").
+ */
+export async function arriveAt(page: Page, url: RegExp | ((url: URL) => boolean), step: string, errors: string[]): Promise<void> {
+  const shown = errors.map((selector) => page.locator(selector).filter({ hasText: /\S/ }).first())
+  const arrived = await Promise.race([
+    page.waitForURL(url, { timeout: SERVER_STEP_MS }).then(() => true, () => false),
+    ...shown.map((error) => error.waitFor({ timeout: SERVER_STEP_MS }).then(() => false, () => false)),
+  ])
+  if (arrived) return
+  const texts: string[] = []
+  for (const error of shown) if (await error.count()) texts.push(((await error.textContent()) ?? "").trim())
+  const busy = await page.locator("button[disabled]").allTextContents().catch(() => [])
+  throw new Error(
+    `${step}: still at ${page.url()} (errors shown: ${texts.length ? texts.join(" | ") : "none"}; disabled buttons: ${busy.join(", ") || "none"})`
+  )
+}
+
 /** From the catalogue to the checkout with one variant (matched on its visible label). */
 export async function buy(page: Page, storefrontUrl: string, variant: RegExp): Promise<string> {
   await page.goto(`${storefrontUrl}/`)
   await page.locator("#products a.button").first().click()
   await page.getByLabel(variant).check()
   await page.click("#add-to-cart")
-  // Creating the cart is the purchase's first write to the store: on a loaded CI it has taken longer
-  // than Playwright's 30 s default. A refusal shows on the page at once and is reported as such.
-  const refusal = page.locator("#product-error").filter({ hasText: /\S/ })
-  await Promise.race([
-    page.waitForURL(/\/checkout\?cart_id=/, { timeout: 120_000 }).catch(() => undefined),
-    refusal.waitFor({ timeout: 120_000 }).catch(() => undefined),
-  ])
+  await arriveAt(page, /\/checkout\?cart_id=/, '"Buy now"', ["#product-error"])
   const cartId = new URL(page.url()).searchParams.get("cart_id")
-  if (!cartId) {
-    const shown = (await refusal.count()) ? await refusal.first().textContent() : "nothing"
-    throw new Error(`no cart id in ${page.url()} after "Buy now" (the page shows: ${shown})`)
-  }
+  if (!cartId) throw new Error(`no cart id in ${page.url()} after "Buy now"`)
   return cartId
 }
 
@@ -41,7 +57,7 @@ export async function fillCheckout(page: Page, email = "noor@example.qa"): Promi
 /** Clicks "Pay with PayLater" and waits for PayLater's (the sandbox's) hosted page. */
 export async function payWithPayLater(page: Page, sandboxUrl: string): Promise<void> {
   await page.click("#pay-with-paylater")
-  await page.waitForURL((url) => url.toString().startsWith(`${sandboxUrl}/paylink/`))
+  await arriveAt(page, (url) => url.toString().startsWith(`${sandboxUrl}/paylink/`), '"Pay with PayLater"', ["#checkout-error"])
   await page.waitForSelector("#approve")
 }
 
@@ -52,11 +68,17 @@ export async function payWithPayLater(page: Page, sandboxUrl: string): Promise<v
 export async function requestToPay(page: Page, mobileNumber: string): Promise<string> {
   await page.fill("#paylater-rtp-mobile", mobileNumber)
   await page.click("#paylater-rtp-send")
-  await page.waitForURL(/\/checkout\/request-to-pay\?/)
+  await arriveAt(page, /\/checkout\/request-to-pay\?/, "Request to Pay's send", ["#paylater-rtp-error", "#checkout-error"])
   await page.waitForSelector('#rtp-waiting[data-state="waiting"]')
   const sessionId = new URL(page.url()).searchParams.get("session_id")
   if (!sessionId) throw new Error(`no session id in ${page.url()}`)
   return sessionId
+}
+
+/** After PayLater's approval: the return (or the waiting screen) confirms with PayLater and places the order. */
+export async function toOrderConfirmed(page: Page): Promise<string> {
+  await arriveAt(page, /\/order\/confirmed\/order_/, "the order confirmation", ["#paylater-error", "#checkout-error"])
+  return decodeURIComponent(new URL(page.url()).pathname.split("/").pop()!)
 }
 
 /** The reference the waiting screen shows, which the sandbox's shopper app lists the request under. */
