@@ -32,14 +32,16 @@ describe("initiatePayment over HTTP", () => {
       .persist()
     nock(BASE)
       .post(LINK, (body) => (bodies.push(body), true))
-      .delay(1500)
+      .delay(30_000)
       .reply(200, { paymentLinkUrl: "https://pay.example/late" })
     nock(BASE)
       .post(LINK, (body) => (bodies.push(body), true))
       .reply(200, { paymentLinkUrl: "https://pay.example/paylink/2?token=t&channel=web" })
 
     const quiet = { info() {}, warn() {}, error() {}, debug() {} }
-    const provider = new PayLaterLinkProviderService({ logger: quiet }, { ...OPTIONS, apiBaseUrl: BASE, timeoutMs: 300 })
+    // The first create times out; the token and the retry must each be answered within the timeout,
+    // which 300 ms was not on a loaded CI machine.
+    const provider = new PayLaterLinkProviderService({ logger: quiet }, { ...OPTIONS, apiBaseUrl: BASE, timeoutMs: 2000 })
     const out = await provider.initiatePayment({
       amount: 350.005,
       currency_code: "qar",
