@@ -125,7 +125,7 @@ export function storefrontJourneys(getDemo: () => RunningDemo): void {
     await shot("4-payment-declined")
 
     await page.click("#retry-paylater")
-    await arriveAt(page, (url) => url.toString().startsWith(`${sandbox}/paylink/`), "the retry", ["#checkout-error", "#paylater-error"])
+    await arriveAt(page, (url) => url.toString().startsWith(`${sandbox}/paylink/`), "the retry", ["#retry-error"])
     expect(page.url()).not.toBe(firstLink)
     await page.click("#approve")
     await toOrderConfirmed(page)

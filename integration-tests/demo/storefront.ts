@@ -12,7 +12,8 @@ export const SERVER_STEP_MS = 120_000
 
 /**
  * Waits until the page is at `url`. When one of `errors` shows text first, or nothing happens in
- * SERVER_STEP_MS, fails saying where the page is and what it shows (not only "timeout").
+ * SERVER_STEP_MS, fails saying where the page is and what it shows (not only "timeout"). `errors`
+ * are the elements the step itself fills on failure: one already showing text ends the wait at once.
  */
 export async function arriveAt(page: Page, url: RegExp | ((url: URL) => boolean), step: string, errors: string[]): Promise<void> {
   const shown = errors.map((selector) => page.locator(selector).filter({ hasText: /\S/ }).first())
