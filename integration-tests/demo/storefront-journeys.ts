@@ -69,8 +69,8 @@ export function storefrontJourneys(getDemo: () => RunningDemo): void {
     await page.goto(`${storefront}/`)
     // The run's first catalogue: the page asks the just-started Medusa for the region and products,
     // its first store requests (seen taking over 30 s on a loaded 2-core CI machine; no plugin code
-    // runs in them). Later pages get the default wait.
-    await page.locator("#products a.button").first().waitFor({ timeout: 120_000 })
+    // runs in them).
+    await page.locator("#products a.button").first().waitFor({ timeout: SERVER_STEP_MS })
     await page.locator("#products a.button").first().click()
     await page.getByLabel(/Standard: 350 QAR/).check()
     // The plan for the chosen size, from the plugin's store route (the storefront kit's React component).

@@ -6,7 +6,7 @@ import type { Page } from "playwright-core"
 
 /**
  * Server work between two pages (a cart's creation, PayLater's link, a completion) has taken more
- * than Playwright's 30 s default on a loaded 2-core CI machine. A failure shows on the page at once.
+ * than Playwright's 30 s default on a loaded 2-core CI machine. A failure the page shows ends the wait.
  */
 export const SERVER_STEP_MS = 120_000
 
@@ -69,16 +69,19 @@ export async function payWithPayLater(page: Page, sandboxUrl: string): Promise<v
 export async function requestToPay(page: Page, mobileNumber: string): Promise<string> {
   await page.fill("#paylater-rtp-mobile", mobileNumber)
   await page.click("#paylater-rtp-send")
-  await arriveAt(page, /\/checkout\/request-to-pay\?/, "Request to Pay's send", ["#paylater-rtp-error", "#checkout-error"])
+  await arriveAt(page, /\/checkout\/request-to-pay\?/, "Request to Pay's send", ["#paylater-rtp-error"])
   await page.waitForSelector('#rtp-waiting[data-state="waiting"]')
   const sessionId = new URL(page.url()).searchParams.get("session_id")
   if (!sessionId) throw new Error(`no session id in ${page.url()}`)
   return sessionId
 }
 
-/** After PayLater's approval: the return (or the waiting screen) confirms with PayLater and places the order. */
+/**
+ * After PayLater's approval: the return (the payment page's error page on failure, #paylater-error)
+ * or the Request to Pay waiting screen (#rtp-message once it has ended) places the order.
+ */
 export async function toOrderConfirmed(page: Page): Promise<string> {
-  await arriveAt(page, /\/order\/confirmed\/order_/, "the order confirmation", ["#paylater-error", "#checkout-error"])
+  await arriveAt(page, /\/order\/confirmed\/order_/, "the order confirmation", ["#paylater-error", "#rtp-message"])
   return decodeURIComponent(new URL(page.url()).pathname.split("/").pop()!)
 }
 

@@ -29,6 +29,7 @@ import {
   startRegistryInstall,
   freePorts,
   medusaVersionsUnderTest,
+  developmentMedusa,
   REPO_ROOT,
   startHttpsTerminatingProxy,
   type FreshStore,
@@ -298,7 +299,9 @@ describe.each(medusaVersionsUnderTest())("as installed: the npm package in a fre
   it("sets a store up for Qatar with the README's one command, from the installed package", () => {
     // A new store's database (migrated, never seeded: the seeded one already sells in Qatar).
     const env = { ...store.env, DATABASE_URL: newStoreUrl }
-    expectSetupQatarFromReadme((step, args) => store.medusa(step, args, { env }))
+    // Once: on this repository's Medusa a second run is proven in-process (day-one-checks.ts); another
+    // version from PAYLATER_AS_INSTALLED_MEDUSA runs it twice, as the floor's workspace does.
+    expectSetupQatarFromReadme((step, args) => store.medusa(step, args, { env }), { again: medusaVersion !== developmentMedusa() })
   })
 
   it("shows the PayLater card on the order page of the built admin, and the admin steps of README section 3 as named", async () => {

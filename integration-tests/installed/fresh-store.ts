@@ -32,7 +32,12 @@ function ownPackageJson(): Record<string, any> {
 export function medusaVersionsUnderTest(): string[] {
   const chosen = process.env.PAYLATER_AS_INSTALLED_MEDUSA?.split(",").map((v) => v.trim()).filter(Boolean)
   if (chosen?.length) return chosen
-  return [ownPackageJson().devDependencies["@medusajs/medusa"]]
+  return [developmentMedusa()]
+}
+
+/** The Medusa this repository develops and runs its in-process suites on (its devDependency). */
+export function developmentMedusa(): string {
+  return ownPackageJson().devDependencies["@medusajs/medusa"]
 }
 
 /** What `create-medusa-app` gives a store, at the given Medusa version (with the plugin when `tarball` is given). */

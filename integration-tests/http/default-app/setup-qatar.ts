@@ -238,6 +238,7 @@ export function setupQatar({ api, getContainer }: SuiteOptions): void {
     expect(reports).toHaveLength(2)
     expect(reports[0]).toMatch(/Changed:\n  - Added QAR/)
     expect(reports[1]).toMatch(/Changed: nothing/)
+    expect(reports[1]).toMatch(/The region "Qatar" \(QAR\) already offers/)
     expect(reports[1]).toMatch(/Left for you:\n[\s\S]*webhook URL/)
   })
 }

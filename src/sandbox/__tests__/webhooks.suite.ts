@@ -156,14 +156,14 @@ describe("sandbox: webhook deliveries", () => {
         const body = linkBody()
         await api.post("", body)
         quick.sandbox.openLink(body.order_id as string)
-        const d = await quick.sandbox.waitForDeliveries((x) => x.some((y) => y.outcome === "delivered"))
+        const d = await quick.sandbox.waitForDeliveries((x) => x.some((y) => y.outcome === "delivered"), 10_000)
         expect(d[0]).toMatchObject({ attempt: 1, outcome: "error", error: expect.stringContaining("timeout") })
         expect(d[0].responseStatus).toBeUndefined()
         expect(d[1]).toMatchObject({ attempt: 2, outcome: "delivered" })
       } finally {
         await quick.sandbox.stop()
       }
-    })
+    }, 15_000)
 
     it("records connection errors", async () => {
       const dead = await startReceiver()

@@ -56,5 +56,5 @@ describe("initiatePayment over HTTP", () => {
       payment_link_url: "https://pay.example/paylink/2?token=t&channel=web",
     })
     expect(JSON.stringify(out.data)).not.toContain("tok-1")
-  })
+  }, 15_000)
 })
