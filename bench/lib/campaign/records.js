@@ -252,7 +252,21 @@ async function pendingWork(databaseUrl, since, after, askSlackMs, paidAtPayLater
         [since]
       )
     ).rows[0]
+    // Paid rows that no order holds yet and nobody listed: a completion under way (the ledger says
+    // paid before Medusa's order exists), or one a kill cut short, tried again at completion_next_at.
+    // Judged mid-flight they would read as paid_is_held violations.
+    const unplaced = (
+      await db.query(
+        `select count(*)::int as n, max(coalesce(a.completion_next_at, a.updated_at)) as next_try from paylater_attempt a
+          where a.deleted_at is null and a.created_at >= $1 and a.state = 'paid' and a.order_id is null and a.superseded_by is null
+            and not exists (select 1 from order_cart oc where oc.cart_id = a.cart_id and oc.deleted_at is null)
+            and not exists (select 1 from paylater_attention t where t.deleted_at is null and t.dedupe_key = 'paid_without_order:' || a.paylater_order_id)`,
+        [since]
+      )
+    ).rows[0]
     return {
+      unplaced: unplaced.n,
+      unplacedNextTry: unplaced.next_try ? new Date(unplaced.next_try).getTime() : null,
       unowned: unowned.n,
       unownedLastPaid: unowned.last_paid ? new Date(unowned.last_paid).getTime() : null,
       dueRows: due.rows[0].n,
