@@ -239,36 +239,31 @@ async function pendingWork(databaseUrl, since, after, askSlackMs, paidAtPayLater
       `select count(*)::int as n from paylater_refund_attempt where status = 'pending' and deleted_at is null and created_at >= $1`,
       [since]
     )
-    // Paid rows whose cart is an order that nobody recorded as theirs (a completion that died
-    // part-way, or no signal since): the job decides each once the owner decision's bound has
-    // passed, counted from the later of the payment and the order.
-    const unowned = (
+    // Paid rows no order was recorded for and nobody listed, split by whether their cart is an order:
+    // - unowned (it is: a completion that died part-way, or no signal since): the job decides each
+    //   once the owner decision's bound has passed, counted from the later of the payment and the order;
+    // - unplaced (not yet: a completion under way, since the ledger says paid before Medusa's order
+    //   exists, or one a kill cut short, tried again at completion_next_at). Judged mid-flight they
+    //   would read as paid_is_held violations.
+    const paidUnrecorded = (
       await db.query(
-        `select count(*)::int as n, max(greatest(coalesce(a.paid_at, a.updated_at), o.created_at)) as last_paid from paylater_attempt a
-          join order_cart oc on oc.cart_id = a.cart_id and oc.deleted_at is null
-          join "order" o on o.id = oc.order_id
+        `select count(o.id)::int as unowned,
+                max(greatest(coalesce(a.paid_at, a.updated_at), o.created_at)) filter (where o.id is not null) as last_paid,
+                (count(*) - count(o.id))::int as unplaced,
+                max(coalesce(a.completion_next_at, a.updated_at)) filter (where o.id is null) as next_try
+           from paylater_attempt a
+           left join order_cart oc on oc.cart_id = a.cart_id and oc.deleted_at is null
+           left join "order" o on o.id = oc.order_id
           where a.deleted_at is null and a.created_at >= $1 and a.state = 'paid' and a.order_id is null and a.superseded_by is null
-            and not exists (select 1 from paylater_attention t where t.deleted_at is null and t.dedupe_key = 'paid_without_order:' || a.paylater_order_id)`,
-        [since]
-      )
-    ).rows[0]
-    // Paid rows that no order holds yet and nobody listed: a completion under way (the ledger says
-    // paid before Medusa's order exists), or one a kill cut short, tried again at completion_next_at.
-    // Judged mid-flight they would read as paid_is_held violations.
-    const unplaced = (
-      await db.query(
-        `select count(*)::int as n, max(coalesce(a.completion_next_at, a.updated_at)) as next_try from paylater_attempt a
-          where a.deleted_at is null and a.created_at >= $1 and a.state = 'paid' and a.order_id is null and a.superseded_by is null
-            and not exists (select 1 from order_cart oc where oc.cart_id = a.cart_id and oc.deleted_at is null)
             and not exists (select 1 from paylater_attention t where t.deleted_at is null and t.dedupe_key = 'paid_without_order:' || a.paylater_order_id)`,
         [since]
       )
     ).rows[0]
     return {
-      unplaced: unplaced.n,
-      unplacedNextTry: unplaced.next_try ? new Date(unplaced.next_try).getTime() : null,
-      unowned: unowned.n,
-      unownedLastPaid: unowned.last_paid ? new Date(unowned.last_paid).getTime() : null,
+      unplaced: paidUnrecorded.unplaced,
+      unplacedNextTry: paidUnrecorded.next_try ? new Date(paidUnrecorded.next_try).getTime() : null,
+      unowned: paidUnrecorded.unowned,
+      unownedLastPaid: paidUnrecorded.last_paid ? new Date(paidUnrecorded.last_paid).getTime() : null,
       dueRows: due.rows[0].n,
       dueRefunds: refunds.rows[0].n,
       pendingRefunds: pendingRefunds.rows[0].n,
