@@ -6,7 +6,7 @@ import { applyListStep } from "../modules/paylater-ledger/list-step"
 import type { AttentionRecord } from "../modules/paylater-ledger/types"
 import { ledgerModuleOf } from "../modules/paylater-ledger/resolve"
 import { underCartMoneyLocks } from "./cart-locks"
-import { dedupeKeyOf } from "./refund-plan"
+import { dedupeKeyOf } from "../modules/paylater-ledger/types"
 import { moneyFactsOf } from "./facts"
 import { retirePayment, retireSession } from "../medusa-effects/retire-session"
 

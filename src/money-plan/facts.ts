@@ -5,48 +5,22 @@ import type { MoneyFacts } from "../modules/paylater-ledger/money-plan"
 import type { PayLaterLedgerModuleService } from "../modules/paylater-ledger/service"
 import { whoseMoney } from "../medusa-effects/order-owner"
 import { paymentOfAttempt } from "../medusa-records/payment-attempt"
-import type { AttentionRecord } from "../modules/paylater-ledger/types"
-import { ledgerModuleOf } from "../modules/paylater-ledger/resolve"
-import { blocksCompletion, dedupeKeyOf, readPlan } from "./refund-plan"
 
 /**
- * True once an automatic refund of this session's payment may have been sent: its cart must then
- * never become an order. Part of `moneyGivenBack` below; the list (paid-without-order/listing.ts)
- * writes that plan and resolution.
- */
-async function completionBlockedByRefund(container: MedusaContainer, paylaterOrderId: string | undefined): Promise<boolean> {
-  const ledger = ledgerModuleOf(container)
-  if (!ledger || !paylaterOrderId) return false
-  const [item] = (await ledger.listPayLaterAttentions({ dedupe_key: dedupeKeyOf(paylaterOrderId) }, { take: 1 })) as unknown as AttentionRecord[]
-  return !!item && (blocksCompletion(readPlan(item)) || item.resolution === "refunded")
-}
-
-/**
- * Whether any of an attempt's money went back to the shopper, or may have: a refund PayLater
- * accepted, one sent whose answer is unknown (it may have been paid out), or the list's plan or
- * resolution saying so; and whether PayLater gave back all of it (`amount`, the attempt's). Read
- * from the plugin's own tables only, never from Medusa's session data.
+ * Whether any of an attempt's money went back to the shopper, or may have (the ledger's
+ * `moneyGivenBack`, the one rule), and whether PayLater gave back all of it (`amount`, the
+ * attempt's). Read from the plugin's own tables only, never from Medusa's session data.
  */
 async function refundFactsOf(
-  container: MedusaContainer,
   ledger: PayLaterLedgerModuleService,
   paylaterOrderId: string,
   amount: BigNumberInput | null
 ): Promise<{ given_back: boolean; refunded_in_full: boolean }> {
-  const [refunded, unanswered, blocked] = await Promise.all([
-    ledger.refundedAmount(paylaterOrderId),
-    ledger.listPayLaterRefundAttempts({ paylater_order_id: paylaterOrderId, status: ["pending", "unknown"] }, { take: 1, select: ["id"] }),
-    completionBlockedByRefund(container, paylaterOrderId),
-  ])
+  const [refunded, givenBack] = await Promise.all([ledger.refundedAmount(paylaterOrderId), ledger.moneyGivenBack(paylaterOrderId)])
   return {
-    given_back: MathBN.gt(refunded, 0) || unanswered.length > 0 || blocked,
+    given_back: givenBack,
     refunded_in_full: amount !== null && MathBN.gt(refunded, 0) && MathBN.gte(refunded, amount),
   }
-}
-
-/** Whether any of an attempt's money went back, or may have (refundFactsOf): it can then never become an order. */
-export async function moneyGivenBack(container: MedusaContainer, ledger: PayLaterLedgerModuleService, paylaterOrderId: string): Promise<boolean> {
-  return (await refundFactsOf(container, ledger, paylaterOrderId, null)).given_back
 }
 
 /**
@@ -73,7 +47,7 @@ export async function moneyFactsOf(container: MedusaContainer, ledger: PayLaterL
   const payment = await medusaPaymentOf(container, row)
   const [owner, refunds, session] = await Promise.all([
     whoseMoney(container, row, now),
-    refundFactsOf(container, ledger, row.paylater_order_id, row.amount),
+    refundFactsOf(ledger, row.paylater_order_id, row.amount),
     medusaSessionOf(container, row, payment),
   ])
   return { owner, ...refunds, medusa_session: session, medusa_payment: payment }

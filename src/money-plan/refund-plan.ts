@@ -6,7 +6,7 @@
  * the job selects and orders by.
  */
 import type { PaidWithoutOrderPolicy } from "../providers/paylater/options"
-import type { AttentionRecord, AutoRefundState, RefundPlanColumns } from "../modules/paylater-ledger/types"
+import { GIVING_BACK_REFUND_STATES, type AttentionRecord, type AutoRefundState, type RefundPlanColumns } from "../modules/paylater-ledger/types"
 
 export type { AutoRefundState }
 
@@ -70,12 +70,9 @@ export function isDue(plan: AutoRefund | null, now: Date): boolean {
   return !Number.isNaN(at) && now.getTime() >= at
 }
 
-/**
- * Once a refund may have been sent the cart must never become an order (it would ship for money
- * that went back). A plan that is only waiting still lets a retried completion place the order.
- */
+/** A plan under which the money may have gone back (GIVING_BACK_REFUND_STATES): no order may take it. */
 export function blocksCompletion(plan: AutoRefund | null): boolean {
-  return !!plan && (plan.state === "refunding" || plan.state === "refunded" || plan.state === "outcome_unknown")
+  return !!plan && GIVING_BACK_REFUND_STATES.includes(plan.state)
 }
 
 /**
@@ -136,5 +133,3 @@ export function isAbandoned(plan: AutoRefund | null, now: Date): boolean {
  */
 export const sessionMoneyLockKey = (sessionId: string) => `paylater:settle:${sessionId}`
 
-/** The list item of one attempt's money (Settings → PayLater), one per PayLater order id. */
-export const dedupeKeyOf = (paylaterOrderId: string) => `paid_without_order:${paylaterOrderId}`

@@ -10,7 +10,8 @@ import { moneyFactsOf } from "../money-plan/facts"
 import { applyListStep } from "../modules/paylater-ledger/list-step"
 import { ownerSentence, paymentIsForAttempt } from "../modules/paylater-ledger/whose-money"
 import { attemptOfPayment, recordedPaymentOf } from "../medusa-records/payment-attempt"
-import { dedupeKeyOf, planColumns, planFor, type AutoRefund } from "../money-plan/refund-plan"
+import { planColumns, planFor, type AutoRefund } from "../money-plan/refund-plan"
+import { dedupeKeyOf } from "../modules/paylater-ledger/types"
 
 /**
  * Money PayLater took while the store has no order for it: a paid session whose cart could not

@@ -3,7 +3,6 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { storedAmountText, toAmountText } from "../providers/paylater/money"
 import { ledgerModuleOf } from "../modules/paylater-ledger/resolve"
 import type { AttemptRecord } from "../modules/paylater-ledger/ledger-port"
-import { moneyGivenBack } from "../money-plan/facts"
 import { PAYLATER_RTP_PROVIDER, readPayLaterSession, type PayLaterSessionContext } from "../medusa-records/session"
 
 export interface OrderRequestContext {
@@ -105,7 +104,7 @@ async function checkoutMoneyUnrecorded(container: MedusaContainer, orderId: stri
   const rows = [...new Map([...byCart, ...byCollection].map((r) => [r.id, r as unknown as AttemptRecord])).values()]
   let total = MathBN.convert(0)
   for (const row of rows) {
-    if (!(await moneyGivenBack(container, ledger, row.paylater_order_id))) total = MathBN.add(total, storedAmountText(row))
+    if (!(await ledger.moneyGivenBack(row.paylater_order_id))) total = MathBN.add(total, storedAmountText(row))
   }
   return MathBN.gt(total, 0) ? toAmountText(total as never) : null
 }

@@ -3,7 +3,7 @@ import type { MedusaContainer } from "@medusajs/framework/types"
 import { ledgerModuleOf } from "../modules/paylater-ledger/resolve"
 import type { AttemptRecord } from "../modules/paylater-ledger/ledger-port"
 import { ownersOf } from "../medusa-records/owners"
-import { dedupeKeyOf } from "../money-plan/refund-plan"
+import { dedupeKeyOf } from "../modules/paylater-ledger/types"
 import type { AttemptCandidate, SessionCandidate } from "./select"
 
 type Row = Record<string, any>

@@ -7,7 +7,6 @@ import { collectionHoldsNoPayment } from "../medusa-records/owners"
 import { currentAttemptOf, readPayLaterSession } from "../medusa-records/session"
 import { attemptOfPayment, paymentOfAttempt } from "../medusa-records/payment-attempt"
 import { completeRecordingOwner } from "./completion"
-import { moneyGivenBack } from "../money-plan/facts"
 import { settleDetachedAttempt } from "./detached-attempt"
 import { authorizeUnderLock, finishUnderCartLock, rereadSessionRow, takeStatusSlot, undoUnplacedUnderCartLock, untilMedusaCreated } from "../medusa-effects/settlement-effects"
 import { askPayLaterAboutRow } from "./ask-paylater"
@@ -49,7 +48,7 @@ export function medusaSettlementPorts(container: MedusaContainer): SettlementPor
     undoUnplacedOrder: (placed) => undoUnplacedUnderCartLock(container, placed),
     moneyGivenBack: async (id) => {
       const module = ledger()
-      return !!module && (await moneyGivenBack(container, module, id))
+      return !!module && (await module.moneyGivenBack(id))
     },
     completeCart: (context) => completeRecordingOwner(container, context),
     whoseMoney: (row) => whoseMoney(container, row),

@@ -59,7 +59,7 @@ export interface SettlementPorts {
    */
   undoUnplacedOrder(placed: { order_id: string; cart_id: string; payment_collection_id: string }): Promise<boolean>
   /**
-   * Whether any of the attempt's money went back to the shopper, or may have (money-plan/facts.ts
+   * Whether any of the attempt's money went back to the shopper, or may have (the ledger's
    * `moneyGivenBack`): the money plan's fact settlement reads before completing a cart.
    */
   moneyGivenBack(paylaterOrderId: string): Promise<boolean>

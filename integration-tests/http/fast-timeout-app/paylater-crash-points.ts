@@ -31,8 +31,18 @@
  *    dead only 5 minutes after the session's insert, so the paid row was not asked about for 5 minutes
  *    (the campaign's final check found it unasked). A create now counts as live only as long as its
  *    PayLater calls can take at the configured timeout, plus a margin for Medusa's last write.
+ * 5. Medusa's completion of a paid cart failing after it authorized the payment (campaign seed
+ *    41504454: the nemesis dropped every database connection while a completion was past
+ *    `authorizePaymentSessionStep`). Medusa's rollback cancels the payment it authorized; PayLater has
+ *    no void, so the money stayed at PayLater while Medusa's record of it was canceled: the cart's
+ *    order then counted 0.00 paid, and the provider only logged "refund it". The provider now refuses
+ *    the cancel of money PayLater holds and nothing went back of: the record stays live, as the money
+ *    plan says, and the next signal places the order with it. The failure is injected through
+ *    Medusa's own `orderCreated` hook, the one step after the authorization a store can add.
  */
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+import type { MedusaContainer } from "@medusajs/framework/types"
+import { completeCartWorkflow } from "@medusajs/medusa/core-flows"
 import { useSeededStore } from "../../helpers/seeded-store"
 import type { SuiteOptions } from "../../helpers/shared-app"
 import type { SandboxHandle } from "../../helpers/sandbox"
@@ -44,7 +54,28 @@ import { runScheduledJobs } from "../paylater-ledger/clocks"
 import { unfinishedOrderKeyOf } from "../../../src/medusa-effects/finish-order"
 import { OWNER_SETTLES_WITHIN_MS } from "../../../src/modules/paylater-ledger/whose-money"
 import { whoseMoney } from "../../../src/medusa-effects/order-owner"
+import { orderMoney } from "../paylater-link/order-money"
+import { STUCK_AFTER_MS } from "../../../src/reconciliation/select"
 import { halfMadeOrder as halfMadeOrderIn, orderWithoutPayment as orderWithoutPaymentIn } from "../paylater-crash-points/half-made"
+
+/**
+ * Carts whose Medusa completion fails right after it authorized the payment (the hook below);
+ * `beside_order_of` (the cart's payment collection): another completion's order of the cart appears first (the campaign's half-made
+ * order), so Medusa's rollback leaves the session as it is (compensatePaymentIfNeededStep skips a cart
+ * that is an order) and only cancels the payment.
+ */
+const failAfterAuthorization = new Map<string, { beside_order_of: string | null }>()
+// Medusa types only its `validate` hook; `orderCreated` runs after the payment's authorization. One
+// handler per hook and process: registered once, acting only on the carts a test names.
+type OrderCreatedHook = {
+  orderCreated: (handler: (input: { cart_id: string }, context: { container: MedusaContainer }) => Promise<void>) => void
+}
+;(completeCartWorkflow.hooks as unknown as OrderCreatedHook).orderCreated(async ({ cart_id }, { container }) => {
+  const failure = failAfterAuthorization.get(cart_id)
+  if (!failure) return
+  if (failure.beside_order_of) await orderWithoutPaymentIn(container, cart_id, failure.beside_order_of, "cart_link_only")
+  throw new Error("test: the completion's database connection dropped after the payment was authorized")
+})
 
 export function crashPoints({ api, getContainer }: SuiteOptions, paylater: SandboxHandle): void {
   const { seed, store } = useSeededStore({ api, getContainer })
@@ -137,6 +168,53 @@ export function crashPoints({ api, getContainer }: SuiteOptions, paylater: Sandb
     expect(after).toMatchObject({ orders: 1, payments: 1, captures: 1, refunds: 0 })
     expect(await ledgerModuleOf(getContainer())!.findAttempt(session!.id)).toMatchObject({ state: "paid", order_id: after.orderId })
     expect(paylater().order(session!.id)!.refunds).toEqual([])
+  })
+
+  /** A paid link whose return meets Medusa's completion failing after it authorized the payment. */
+  async function failedAfterAuthorization(failure: "alone" | "beside_order") {
+    const started = await startCheckout(store, { regionId: seed.regionId, variantId: seed.variants.standard.id }, PAYLATER_PROVIDER_ID)
+    const session = started.session.ok ? started.session.data.session! : null
+    if (!session) throw new Error(`no session: ${JSON.stringify(started.session)}`)
+    await paylater().approveLink(session.id)
+    failAfterAuthorization.set(started.cart.id, { beside_order_of: failure === "beside_order" ? started.paymentCollection.id : null })
+    try {
+      const back = await api.get(`/paylater/return/${session.id}?outcome=success`, { maxRedirects: 0, validateStatus: () => true })
+      expect(back.status).toBe(303)
+    } finally {
+      failAfterAuthorization.delete(started.cart.id)
+    }
+    // Medusa's rollback asked to cancel the captured payment: refused, its record still live.
+    const [payment] = await getContainer().resolve(Modules.PAYMENT).listPayments({ payment_session_id: session.id }, { select: ["id", "canceled_at", "captured_at"] })
+    expect(payment).toMatchObject({ canceled_at: null })
+    expect(payment.captured_at).toBeTruthy()
+    return { started, session, payment }
+  }
+
+  it("Medusa's completion fails after authorizing and its rollback cancels the payment: refused (PayLater has no void); its session gone, the money is listed", async () => {
+    const { started, session } = await failedAfterAuthorization("alone")
+    // Medusa's rollback replaced the paid session with a new one (its refund was too early for
+    // PayLater): no completion can take this money now, so it is paid without an order, listed.
+    expect(await ledgerForCart(getContainer(), started.cart.id)).toMatchObject({ orders: 0, payments: 1, captures: 1, refunds: 0 })
+    await runScheduledJobs(getContainer(), Math.ceil(STUCK_AFTER_MS / 60_000) + 1)
+    const items = await ledgerModuleOf(getContainer())!.listPayLaterAttentions({ paylater_order_id: session.id })
+    expect(items.map((i: { kind: string; status: string }) => [i.kind, i.status])).toEqual([["paid_without_order", "open"]])
+    expect(paylater().order(session.id)!.refunds).toEqual([])
+  })
+
+  it("the same beside another completion's order of the cart (campaign seed 41504454): the order gets the payment, counted paid, nothing refunded", async () => {
+    const { started, session, payment } = await failedAfterAuthorization("beside_order")
+    // Past the owner decision's bound the jobs give the cart's order the payment Medusa kept live.
+    await runScheduledJobs(getContainer(), Math.ceil(OWNER_SETTLES_WITHIN_MS / 60_000) + 1)
+    await runScheduledJobs(getContainer(), Math.ceil(OWNER_SETTLES_WITHIN_MS / 60_000) + 2)
+    const placed = await ledgerForCart(getContainer(), started.cart.id)
+    expect(placed).toMatchObject({ orders: 1, payments: 1, captures: 1, refunds: 0 })
+    expect(await orderMoney(getContainer(), placed.orderId!)).toEqual({
+      total: Number(paylater().order(session.id)!.amount),
+      providers: [PAYLATER_PROVIDER_ID],
+      sessions: [session.id],
+    })
+    expect(await ledgerModuleOf(getContainer())!.findAttempt(session.id)).toMatchObject({ state: "paid", order_id: placed.orderId, payment_id: payment.id })
+    expect(paylater().order(session.id)!.refunds).toEqual([])
   })
 
   it("killed inside Medusa's completion after the order, before its payment: the order gets PayLater's payment, a person is told, nothing refunded", async () => {

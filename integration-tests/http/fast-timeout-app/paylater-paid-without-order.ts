@@ -123,7 +123,7 @@ export function paidWithoutOrder({ api, getContainer }: SuiteOptions, paylater: 
     expect(await ledgerForCart(getContainer(), cartId)).toMatchObject({ orders: 0 })
   })
 
-  it("sold out and back after PayLater's refund window: Medusa's failed completion gives the money back itself; the list records it refunded, nothing is sent again", async () => {
+  it("sold out and back after PayLater's refund window: the money goes back once, by Medusa's own rollback or the list; the list records it refunded, nothing is sent again", async () => {
     const started = await startCheckout(store, { regionId: seed.regionId, variantId: stocked.variantId }, PAYLATER_PROVIDER_ID)
     if (!started.session.ok || !started.session.data.session) throw new Error(`session: ${JSON.stringify(started.session)}`)
     const sessionId = started.session.data.session.id
@@ -131,24 +131,26 @@ export function paidWithoutOrder({ api, getContainer }: SuiteOptions, paylater: 
     await stocked.setStock(0)
     paylater().advanceClock(12 * MINUTE)
     expect((await followToApp(api, location)).location).toMatch(/paylater_error=paid_not_placed/)
-    // Medusa's completion failed late enough for its own refund (the compensation's) to go through.
+    // Medusa's failed completion refunds the captured payment in its rollback, which PayLater accepts
+    // past its window. Under load Medusa's engine may abandon that run before its rollback
+    // (medusa-effects/abandoned-completion.ts): then the list's automatic refund, due at once past
+    // the window, sends it. Either way one refund, in full, and the list says so.
+    const rolledBack = refundsAt(sessionId).length > 0
+    const listedItems = () => ledgerModule().listPayLaterAttentions({ paylater_order_id: sessionId, kind: "paid_without_order" })
+    await eventually(listedItems, (items) => items.length > 0)
+    const runs = await run(later(12))
+    expect(runs.filter((r) => r.outcome === "refunded")).toHaveLength(rolledBack ? 0 : 1)
     expect(refundsAt(sessionId)).toEqual([expect.objectContaining({ amount: "360.00", full: true })])
 
     // Listed as what it is: refunded in full, closed, nothing for a person or the rule to send. The
     // item is written, then resolved by the money plan's list step (two writes: a loaded machine once
     // showed the first alone, open with refund_state "refunded"); waited for until it is closed.
-    const [item] = await eventually(
-      () => ledgerModule().listPayLaterAttentions({ paylater_order_id: sessionId, kind: "paid_without_order" }),
-      (items) => items.some((listed) => listed.status === "resolved")
-    )
-    expect(item).toMatchObject({
-      status: "resolved",
-      resolution: "refunded",
-      resolution_note: "Refunded 360.00 QAR in full at PayLater.",
-      refund_state: "refunded",
-      refund_due_at: null,
-    })
-    expect(item.summary).toMatch(/refunded it in full already; nothing more is sent\.$/)
+    const [item] = await eventually(listedItems, (items) => items.some((listed) => listed.status === "resolved"))
+    expect(item).toMatchObject({ status: "resolved", resolution: "refunded", refund_state: "refunded", refund_due_at: null })
+    if (rolledBack) {
+      expect(item).toMatchObject({ resolution_note: "Refunded 360.00 QAR in full at PayLater." })
+      expect(item.summary).toMatch(/refunded it in full already; nothing more is sent\.$/)
+    }
     expect(await attention()).toEqual([])
     expect(await run(later(12))).toEqual([])
     expect(await run(later(120))).toEqual([])
@@ -167,21 +169,21 @@ export function paidWithoutOrder({ api, getContainer }: SuiteOptions, paylater: 
     expect(await ledgerForCart(getContainer(), started.cart.id)).toMatchObject({ orders: 0, payments: 1 })
   })
 
-  /** Paid, sold out, then paid again with the session Medusa created after the failed completion. */
+  /**
+   * Paid, sold out, then paid again with a new session, as the shopper's checkout creates it (Medusa
+   * deletes the collection's other sessions then). Medusa's rollback of the failed completion may
+   * have created one already; under load Medusa's engine may also abandon that run before its
+   * rollback (medusa-effects/abandoned-completion.ts), and then only the shopper's checkout makes one.
+   */
   async function paidTwice() {
     const { sessionId, cartId } = await paidButSoldOut()
     const item = await listedItem(sessionId)
     await stocked.setStock(1)
-    // The session Medusa's rollback of the failed completion creates: on a loaded machine that rollback
-    // can still be running when the payment is already listed.
-    const readFresh = async () => {
-      const [collection] = await getContainer()
-        .resolve(Modules.PAYMENT)
-        .listPaymentCollections({ id: item.payment_collection_id }, { relations: ["payment_sessions"] })
-      return collection.payment_sessions!.find((ps) => ps.id !== sessionId && ps.data?.payment_link_url)
-    }
-    const fresh = (await eventually(readFresh, (session) => !!session))!
-    const back = await followToApp(api, await decideOnLink(String(fresh.data!.payment_link_url), "approve"))
+    const again = await store.createPaymentSession(item.payment_collection_id, PAYLATER_PROVIDER_ID)
+    if (!again.ok || !again.data.session) throw new Error(`session: ${JSON.stringify(again)}`)
+    const fresh = again.data.session
+    expect(fresh.id).not.toBe(sessionId)
+    const back = await followToApp(api, await decideOnLink(String(fresh.data.payment_link_url), "approve"))
     const { orderId } = await ledgerForCart(getContainer(), cartId)
     expect(orderId).toBeTruthy()
     expect(back.location).toBe(`${STOREFRONT}/order/confirmed/${orderId}`)

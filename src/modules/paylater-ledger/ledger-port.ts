@@ -138,6 +138,8 @@ export interface RefundLedgerPort {
   settleRefund(attemptId: string, input: SettleRefundInput): Promise<void>
   /** What PayLater accepted as refunded of an attempt, in all (two-decimal text). */
   refundedAmount(paylaterOrderId: string): Promise<string>
+  /** Any of it went back to the shopper, or may have (a refund accepted, unanswered or under way). */
+  moneyGivenBack(paylaterOrderId: string): Promise<boolean>
 }
 
 /**

@@ -247,7 +247,7 @@ export function placeStep(facts: { cart_id: string | null; order_id: string | nu
 export type CompletionStep =
   /** Not now: the completion's backoff after a failure, or its money went back. Paid without an order, not tried. */
   | { step: "not_now"; error: string }
-  /** Whether any of the money went back is read next (money-plan/facts.ts `moneyGivenBack`). */
+  /** Whether any of the money went back is read next (the ledger's `moneyGivenBack`). */
   | { step: "read_given_back" }
   | { step: "complete_cart" }
 

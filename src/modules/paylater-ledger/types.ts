@@ -68,6 +68,16 @@ export const ATTENTION_RESOLUTIONS: Readonly<Record<AttentionKind, readonly stri
 export const AUTO_REFUND_STATES = ["scheduled", "refunding", "refunded", "held", "outcome_unknown", "stopped"] as const
 export type AutoRefundState = (typeof AUTO_REFUND_STATES)[number]
 
+/**
+ * The states in which the automatic refund may have sent the money back (or did): its cart must
+ * then never become an order (it would ship for money that went back). Scheduled or held, a
+ * retried completion may still place the order.
+ */
+export const GIVING_BACK_REFUND_STATES: readonly AutoRefundState[] = ["refunding", "refunded", "outcome_unknown"]
+
+/** The list item of one attempt's money (Settings → PayLater), one per PayLater order id. */
+export const dedupeKeyOf = (paylaterOrderId: string) => `paid_without_order:${paylaterOrderId}`
+
 export interface RefundPlanColumns {
   /** Null: the item has no automatic refund (it is not about money PayLater took without an order). */
   refund_state: AutoRefundState | null

@@ -320,10 +320,17 @@ export abstract class PayLaterBaseProvider extends AbstractPaymentProvider<PayLa
     // Whether PayLater took the money is the ledger's to say; the data only names the attempt.
     const key = text(data, "paylater_order_id")
     const row = key ? await this.ledger().findAttempt(key) : null
-    // Money PayLater already gave back is canceled in Medusa by the money plan: nothing to warn about.
-    if (row?.state === "paid" && !isPositive(await this.ledger().refundedAmount(row.paylater_order_id))) {
-      this.logger_.warn(
-        `PayLater: payment ${logRef(row.paylater_order_id)} was canceled in Medusa but is paid at PayLater; refund it to return the money.`
+    // PayLater has no void: money it holds leaves it only by a refund. Medusa's record of it canceled
+    // (its cart completion's rollback cancels the payment it authorized when a later step fails)
+    // would leave money PayLater holds that no Medusa record counts, and an order placed with it
+    // holding nothing. So the record stays live, as the money plan says for money not given back:
+    // the cart's next completion places the order with it, or it is listed as paid without an order.
+    // The money plan cancels only money that went back (or may have).
+    if (row?.state === "paid" && !(await this.ledger().moneyGivenBack(row.paylater_order_id))) {
+      this.logger_.warn(`PayLater: Medusa asked to cancel payment ${logRef(row.paylater_order_id)}, which PayLater holds as paid: kept (PayLater takes money back only by a refund).`)
+      throw new MedusaError(
+        MedusaError.Types.NOT_ALLOWED,
+        "PayLater holds this payment as paid and has no cancel: refund it instead (the order page's Refund, or Settings → PayLater)."
       )
     }
     return { data }

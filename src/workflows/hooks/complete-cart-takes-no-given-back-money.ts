@@ -3,7 +3,6 @@ import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/util
 import { PROCESSABLE_SESSION_STATUSES } from "../../modules/paylater-ledger/money-plan"
 import { ledgerModuleOf } from "../../modules/paylater-ledger/resolve"
 import { PAYLATER_PROVIDER } from "../../medusa-records/session"
-import { moneyGivenBack } from "../../money-plan/facts"
 import { paymentOfAttempt } from "../../medusa-records/payment-attempt"
 
 type HookSession = { id?: string; provider_id?: string; status?: string } | null | undefined
@@ -33,7 +32,7 @@ completeCartWorkflow.hooks.validate(async ({ input, cart }, { container }) => {
       if (row.state !== "paid" || row.order_id) continue
       // A replaced link is not what this session's authorization takes, unless Medusa's payment names it.
       if (row.superseded_by && !(await paymentOfAttempt(container, row))) continue
-      if (await moneyGivenBack(container, ledger, row.paylater_order_id)) {
+      if (await ledger.moneyGivenBack(row.paylater_order_id)) {
         throw new MedusaError(
           MedusaError.Types.NOT_ALLOWED,
           "The PayLater payment on this cart was refunded, so it cannot place the order. Choose a payment method again to pay."

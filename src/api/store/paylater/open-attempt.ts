@@ -4,7 +4,6 @@ import { logRef } from "../../../lib/paylater"
 import { registeredProviderOptions } from "../../../medusa-records/registrations"
 import { ledgerModuleOf } from "../../../modules/paylater-ledger/resolve"
 import { settlePayLaterSession, type SettlementResult } from "../../../settlement/settle"
-import { moneyGivenBack } from "../../../money-plan/facts"
 import { STATUS_CALL_INTERVAL_SECONDS } from "../../../limits/status-interval"
 
 /** What the start learned about the collection's open attempts. */
@@ -81,7 +80,7 @@ async function openAttemptsOf(container: MedusaContainer, collectionId: string):
   for (const session of sessions) {
     const attempt = await ledger.currentAttemptOf(session.id)
     // Money that went back (in full or in part) is not the cart's: the shopper may pay again.
-    if (attempt?.state === "paid" && (await moneyGivenBack(container, ledger, attempt.paylater_order_id))) continue
+    if (attempt?.state === "paid" && (await ledger.moneyGivenBack(attempt.paylater_order_id))) continue
     if (attempt && (attempt.state === "open" || attempt.state === "paid")) {
       open.push({ session_id: session.id, paylater_order_id: attempt.paylater_order_id })
     }

@@ -5,6 +5,7 @@ import { attemptAmount, decideRefund, refundedTotal, staleAttempts, type StoredR
 import type { BeginRefundInput, BeginRefundResult, SettleRefundInput } from "../types"
 import { StatusSlots } from "./status-slots"
 import { lockRefundsOf } from "./sql"
+import { dedupeKeyOf, GIVING_BACK_REFUND_STATES, type AttentionRecord } from "../types"
 
 /** A booking request counts for this long: the refund workflow it precedes runs at once. */
 const BOOKING_REQUEST_TTL_MS = 5 * 60_000
@@ -137,6 +138,26 @@ export class RefundAttempts extends StatusSlots implements LedgerPort {
   @InjectManager()
   async refundedAmount(paylaterOrderId: string, @MedusaContext() sharedContext: Context = {}): Promise<string> {
     return refundedTotal(await this.refundAttemptsOf(paylaterOrderId, sharedContext))
+  }
+
+  /**
+   * Whether any of an attempt's money went back to the shopper, or may have: a refund PayLater
+   * accepted, one sent whose answer is unknown or still awaited (it may have been paid out), or the
+   * list's automatic refund under way, done or of unknown outcome, or its item resolved as refunded.
+   * Such money can never be an order's (the money plan's `given_back`); money not given back can
+   * leave PayLater only by a refund. The plugin's own tables only, never Medusa's session data.
+   */
+  @InjectManager()
+  async moneyGivenBack(paylaterOrderId: string, @MedusaContext() sharedContext: Context = {}): Promise<boolean> {
+    const [attempts, [item]] = await Promise.all([
+      this.refundAttemptsOf(paylaterOrderId, sharedContext),
+      this.listPayLaterAttentions({ dedupe_key: dedupeKeyOf(paylaterOrderId) }, { take: 1 }, sharedContext) as unknown as Promise<AttentionRecord[]>,
+    ])
+    return (
+      MathBN.gt(refundedTotal(attempts), 0) ||
+      attempts.some((a) => a.status === "pending" || a.status === "unknown") ||
+      (!!item && ((!!item.refund_state && GIVING_BACK_REFUND_STATES.includes(item.refund_state)) || item.resolution === "refunded"))
+    )
   }
 
   private async refundAttemptsOf(paylaterOrderId: string, sharedContext: Context): Promise<StoredRefundAttempt[]> {

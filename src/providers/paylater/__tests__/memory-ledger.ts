@@ -65,6 +65,12 @@ export class MemoryRefundLedger implements RefundLedger, LedgerPort {
     return refundedTotal(this.attempts.filter((a) => a.paylater_order_id === paylaterOrderId) as StoredRefundAttempt[])
   }
 
+  /** As the module's: refunded, or a refund sent whose answer is awaited or unknown (no list here). */
+  async moneyGivenBack(paylaterOrderId: string) {
+    const mine = this.attempts.filter((a) => a.paylater_order_id === paylaterOrderId)
+    return Number(await this.refundedAmount(paylaterOrderId)) > 0 || mine.some((a) => a.status === "pending" || a.status === "unknown")
+  }
+
   /** What an operator does on Settings → PayLater after checking PayLater's portal. */
   resolve(attemptId: string, resolution: "refunded" | "not_refunded") {
     this.attempts.find((a) => a.id === attemptId)!.status = resolution

@@ -110,15 +110,26 @@ describe("capture, cancel, delete", () => {
     expect(fake.statusCalls.length + fake.links.length + fake.refunds.length).toBe(0)
   })
 
-  it("warns that a paid payment canceled in Medusa needs a refund, when the ledger says it is paid", async () => {
-    const { provider, fake, logged } = makeProvider()
-    // The data's claim decides nothing: the row is not paid yet.
-    await provider.cancelPayment({ data: { ...data, paylater_status: "success" } })
-    expect(logged.some((l) => l.level === "warn" && /refund/.test(l.message))).toBe(false)
+  it("refuses to cancel a payment PayLater holds as paid (PayLater has no void): Medusa's record stays live", async () => {
+    const { provider, fake } = makeProvider()
+    // The data's claim decides nothing: the row is not paid yet, so a cancel goes through.
+    expect(await provider.cancelPayment({ data: { ...data, paylater_status: "success" } })).toEqual({ data: { ...data, paylater_status: "success" } })
     fake.statusAnswers.push(status(2))
     await provider.authorizePayment({ data, context: ctx })
-    await provider.cancelPayment({ data })
-    expect(logged.some((l) => l.level === "warn" && /refund/.test(l.message))).toBe(true)
+    const error = await provider.cancelPayment({ data }).catch((e) => e)
+    expect(error).toBeInstanceOf(MedusaError)
+    expect(error.type).toBe(MedusaError.Types.NOT_ALLOWED)
+    expect(error.message).toMatch(/has no cancel: refund it instead/)
+    expect(fake.statusCalls.length + fake.refunds.length).toBe(1)
+  })
+
+  it("lets the cancel through once a refund of any of it is written (it may be paid out: money given back, the money plan's to cancel)", async () => {
+    const { provider, fake, ledger } = makeProvider()
+    fake.statusAnswers.push(status(2))
+    await provider.authorizePayment({ data, context: ctx })
+    await ledger.beginRefund({ paylater_order_id: data.paylater_order_id, amount: "10.00", captured_amount: "350.00", stale_after_ms: 60_000 })
+    // A refund written before it is sent may have been paid out: the money may be the shopper's again.
+    expect(await provider.cancelPayment({ data })).toEqual({ data })
   })
 })
 
@@ -142,10 +153,12 @@ describe("money PayLater gave back, still an authorized payment in Medusa", () =
     }
   })
 
-  it("is canceled without the 'needs a refund' warning", async () => {
-    const { provider, logged } = await paidThenRefunded("350.00")
-    expect(await provider.cancelPayment({ data })).toEqual({ data })
-    expect(logged.some((l) => l.level === "warn" && /refund it/.test(l.message))).toBe(false)
+  it("is canceled (the money plan's cancel), in full or in part, without a warning", async () => {
+    for (const amount of ["350.00", "10.00"]) {
+      const { provider, logged } = await paidThenRefunded(amount)
+      expect(await provider.cancelPayment({ data })).toEqual({ data })
+      expect(logged.some((l) => l.level === "warn")).toBe(false)
+    }
   })
 
   it("a paid payment nothing was refunded of is captured as before", async () => {
