@@ -89,12 +89,15 @@ async function main() {
   for (const name of wanted.filter((n) => !group.includes(n))) {
     console.log(`\n===== ${name}${smoke ? " (smoke)" : ""}`)
     const { code, seconds, timedOut } = await run(name)
-    rows.push({ name, seconds, result: code === 0 ? resultOf(name) : null, timedOut })
+    // A run that reported and still exited non-zero (the fault campaign's violations) failed: its
+    // headline (with the seed that replays it) goes on the verdict line, the one CI's log keeps.
+    rows.push({ name, seconds, result: code === 0 ? resultOf(name) : null, reported: code === 0 ? null : resultOf(name), timedOut })
   }
   console.log(`\n${"=".repeat(100)}\nSUMMARY${smoke ? " (smoke: tiny counts, figures are not measurements)" : ""} (${new Date().toISOString()}, load now ${machine().loadavg.join(", ")})`)
-  for (const { name, seconds, result, timedOut, shared } of rows) {
-    const verdict = !result ? (timedOut ? "TIMED OUT" : "FAILED TO RUN") : smoke ? "ran" : result.met ? "met" : "MISSED"
-    console.log(`\n${name.padEnd(15)} ${verdict.padEnd(13)} (${shared ? `shared stack, ${seconds} s for the group` : `${seconds} s`})`)
+  for (const { name, seconds, result, reported, timedOut, shared } of rows) {
+    const verdict = !result ? (timedOut ? "TIMED OUT" : reported ? "FAILED" : "FAILED TO RUN") : smoke ? "ran" : result.met ? "met" : "MISSED"
+    const why = reported?.headline ? `: ${reported.headline}` : ""
+    console.log(`\n${name.padEnd(15)} ${verdict.padEnd(13)} (${shared ? `shared stack, ${seconds} s for the group` : `${seconds} s`})${why}`)
     if (result) console.log(`  goal: ${result.goal}\n  ${result.headline}`)
   }
   const failed = rows.filter((r) => !r.result).length

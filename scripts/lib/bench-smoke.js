@@ -20,7 +20,7 @@ function benchSmoke({ root, env, log, output = process.stdout, niceness = 0 }) {
     })
     let last = null
     let pending = ""
-    // run-all.js's verdict lines ("fault-campaign  FAILED TO RUN (…)"): named again at the run's end.
+    // run-all.js's verdict lines ("fault-campaign  FAILED (…): <headline with the seed>"): named again at the run's end.
     const failures = []
     // Below the integration tier's priority (nice 10, inherited by every server it starts): the
     // smokes, which nothing times, take the cycles the tier's suites leave while they wait instead of
@@ -41,8 +41,8 @@ function benchSmoke({ root, env, log, output = process.stdout, niceness = 0 }) {
       for (const line of lines) {
         const m = /^(\d+) passed, (\d+) failed$/.exec(line.trim())
         if (m) last = { passed: Number(m[1]), failed: Number(m[2]) }
-        const verdict = /^(\S+)\s+(TIMED OUT|FAILED TO RUN)\b/.exec(line.trim())
-        if (verdict) failures.push({ name: `benchmark smoke ${verdict[1]} (${verdict[2].toLowerCase()})`, why: "" })
+        const verdict = /^(\S+)\s+(TIMED OUT|FAILED TO RUN|FAILED)\s.*?\)(?::\s*(.*))?$/.exec(line.trim())
+        if (verdict) failures.push({ name: `benchmark smoke ${verdict[1]} (${verdict[2].toLowerCase()})`, why: verdict[3] ?? "" })
       }
     })
     child.on("exit", (code) => {
