@@ -16,9 +16,9 @@ async function refundFactsOf(
   paylaterOrderId: string,
   amount: BigNumberInput | null
 ): Promise<{ given_back: boolean; refunded_in_full: boolean }> {
-  const [refunded, givenBack] = await Promise.all([ledger.refundedAmount(paylaterOrderId), ledger.moneyGivenBack(paylaterOrderId)])
+  const { given_back, refunded } = await ledger.givenBackFacts(paylaterOrderId)
   return {
-    given_back: givenBack,
+    given_back,
     refunded_in_full: amount !== null && MathBN.gt(refunded, 0) && MathBN.gte(refunded, amount),
   }
 }

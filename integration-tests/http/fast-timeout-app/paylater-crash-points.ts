@@ -64,7 +64,7 @@ import { halfMadeOrder as halfMadeOrderIn, orderWithoutPayment as orderWithoutPa
  * order), so Medusa's rollback leaves the session as it is (compensatePaymentIfNeededStep skips a cart
  * that is an order) and only cancels the payment.
  */
-const failAfterAuthorization = new Map<string, { beside_order_of: string | null }>()
+const failAfterAuthorization = new Map<string, { beside_order_of: string | null; order_made?: string }>()
 // Medusa types only its `validate` hook; `orderCreated` runs after the payment's authorization. One
 // handler per hook and process: registered once, acting only on the carts a test names.
 type OrderCreatedHook = {
@@ -73,7 +73,7 @@ type OrderCreatedHook = {
 ;(completeCartWorkflow.hooks as unknown as OrderCreatedHook).orderCreated(async ({ cart_id }, { container }) => {
   const failure = failAfterAuthorization.get(cart_id)
   if (!failure) return
-  if (failure.beside_order_of) await orderWithoutPaymentIn(container, cart_id, failure.beside_order_of, "cart_link_only")
+  if (failure.beside_order_of) failure.order_made = await orderWithoutPaymentIn(container, cart_id, failure.beside_order_of, "cart_link_only")
   throw new Error("test: the completion's database connection dropped after the payment was authorized")
 })
 
@@ -176,7 +176,8 @@ export function crashPoints({ api, getContainer }: SuiteOptions, paylater: Sandb
     const session = started.session.ok ? started.session.data.session! : null
     if (!session) throw new Error(`no session: ${JSON.stringify(started.session)}`)
     await paylater().approveLink(session.id)
-    failAfterAuthorization.set(started.cart.id, { beside_order_of: failure === "beside_order" ? started.paymentCollection.id : null })
+    const failing = { beside_order_of: failure === "beside_order" ? started.paymentCollection.id : null } as { beside_order_of: string | null; order_made?: string }
+    failAfterAuthorization.set(started.cart.id, failing)
     try {
       const back = await api.get(`/paylater/return/${session.id}?outcome=success`, { maxRedirects: 0, validateStatus: () => true })
       expect(back.status).toBe(303)
@@ -187,27 +188,34 @@ export function crashPoints({ api, getContainer }: SuiteOptions, paylater: Sandb
     const [payment] = await getContainer().resolve(Modules.PAYMENT).listPayments({ payment_session_id: session.id }, { select: ["id", "canceled_at", "captured_at"] })
     expect(payment).toMatchObject({ canceled_at: null })
     expect(payment.captured_at).toBeTruthy()
-    return { started, session, payment }
+    return { started, session, payment, orderMade: failing.order_made ?? null }
   }
 
-  it("Medusa's completion fails after authorizing and its rollback cancels the payment: refused (PayLater has no void); its session gone, the money is listed", async () => {
-    const { started, session } = await failedAfterAuthorization("alone")
-    // Medusa's rollback replaced the paid session with a new one (its refund was too early for
-    // PayLater): no completion can take this money now, so it is paid without an order, listed.
+  it("Medusa's completion fails after authorizing and its rollback cancels the payment: refused (PayLater has no void); the money is held or listed, never dropped", async () => {
+    const { started, session, payment } = await failedAfterAuthorization("alone")
     expect(await ledgerForCart(getContainer(), started.cart.id)).toMatchObject({ orders: 0, payments: 1, captures: 1, refunds: 0 })
     await runScheduledJobs(getContainer(), Math.ceil(STUCK_AFTER_MS / 60_000) + 1)
-    const items = await ledgerModuleOf(getContainer())!.listPayLaterAttentions({ paylater_order_id: session.id })
-    expect(items.map((i: { kind: string; status: string }) => [i.kind, i.status])).toEqual([["paid_without_order", "open"]])
+    // Medusa's rollback then replaces the paid session with a new one (createPaymentSessionsWorkflow,
+    // after its refund was refused as too early): no completion can take this money, so it is listed
+    // as paid without an order. Should that session's create fail under load, the paid session stays
+    // and the jobs place the order with the live payment. Never both, never neither.
+    const after = await ledgerForCart(getContainer(), started.cart.id)
+    const listed = (await ledgerModuleOf(getContainer())!.listPayLaterAttentions({ paylater_order_id: session.id, kind: "paid_without_order" })) as Array<{ status: string }>
+    expect(after.orders + listed.length).toBe(1)
+    if (after.orders) expect(await orderMoney(getContainer(), after.orderId!)).toMatchObject({ sessions: [session.id] })
+    const [still] = await getContainer().resolve(Modules.PAYMENT).listPayments({ id: payment.id }, { select: ["id", "canceled_at"] })
+    expect(still.canceled_at).toBeNull()
     expect(paylater().order(session.id)!.refunds).toEqual([])
   })
 
   it("the same beside another completion's order of the cart (campaign seed 41504454): the order gets the payment, counted paid, nothing refunded", async () => {
-    const { started, session, payment } = await failedAfterAuthorization("beside_order")
+    const { started, session, payment, orderMade } = await failedAfterAuthorization("beside_order")
+    expect(orderMade).toBeTruthy()
     // Past the owner decision's bound the jobs give the cart's order the payment Medusa kept live.
     await runScheduledJobs(getContainer(), Math.ceil(OWNER_SETTLES_WITHIN_MS / 60_000) + 1)
     await runScheduledJobs(getContainer(), Math.ceil(OWNER_SETTLES_WITHIN_MS / 60_000) + 2)
     const placed = await ledgerForCart(getContainer(), started.cart.id)
-    expect(placed).toMatchObject({ orders: 1, payments: 1, captures: 1, refunds: 0 })
+    expect(placed).toMatchObject({ orderId: orderMade, orders: 1, payments: 1, captures: 1, refunds: 0 })
     expect(await orderMoney(getContainer(), placed.orderId!)).toEqual({
       total: Number(paylater().order(session.id)!.amount),
       providers: [PAYLATER_PROVIDER_ID],

@@ -10,6 +10,7 @@
 import { atStoreTime } from "../../helpers/store-clock"
 import { useSeededStore } from "../../helpers/seeded-store"
 import { Modules } from "@medusajs/framework/utils"
+import { createPaymentSessionsWorkflow } from "@medusajs/medusa/core-flows"
 import { PAYLATER_LEDGER_MODULE, type PayLaterLedgerModuleService } from "../../../src/modules/paylater-ledger"
 import { runPaidWithoutOrderRefunds } from "../../../src/paid-without-order/auto-refund"
 import { flagPaidWithoutOrder } from "../../../src/paid-without-order/listing"
@@ -170,20 +171,21 @@ export function paidWithoutOrder({ api, getContainer }: SuiteOptions, paylater: 
   })
 
   /**
-   * Paid, sold out, then paid again with a new session, as the shopper's checkout creates it (Medusa
-   * deletes the collection's other sessions then). Medusa's rollback of the failed completion may
-   * have created one already; under load Medusa's engine may also abandon that run before its
-   * rollback (medusa-effects/abandoned-completion.ts), and then only the shopper's checkout makes one.
+   * Paid, sold out, then paid again with a new session on the cart's collection. Medusa's rollback of
+   * the failed completion makes it (refundPaymentAndRecreatePaymentSessionWorkflow: its refund is
+   * refused as too early, then createPaymentSessionsWorkflow, which deletes the collection's other
+   * sessions); under load Medusa's engine may abandon that run before its rollback
+   * (medusa-effects/abandoned-completion.ts), so the same workflow is run here either way.
    */
   async function paidTwice() {
     const { sessionId, cartId } = await paidButSoldOut()
     const item = await listedItem(sessionId)
     await stocked.setStock(1)
-    const again = await store.createPaymentSession(item.payment_collection_id, PAYLATER_PROVIDER_ID)
-    if (!again.ok || !again.data.session) throw new Error(`session: ${JSON.stringify(again)}`)
-    const fresh = again.data.session
+    const { result: fresh } = await createPaymentSessionsWorkflow(getContainer()).run({
+      input: { payment_collection_id: item.payment_collection_id, provider_id: PAYLATER_PROVIDER_ID },
+    })
     expect(fresh.id).not.toBe(sessionId)
-    const back = await followToApp(api, await decideOnLink(String(fresh.data.payment_link_url), "approve"))
+    const back = await followToApp(api, await decideOnLink(String(fresh.data!.payment_link_url), "approve"))
     const { orderId } = await ledgerForCart(getContainer(), cartId)
     expect(orderId).toBeTruthy()
     expect(back.location).toBe(`${STOREFRONT}/order/confirmed/${orderId}`)

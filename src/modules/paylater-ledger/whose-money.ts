@@ -101,7 +101,7 @@ const ms = (at: Date | string) => new Date(at).getTime()
  *    total: staff who collect an order edit's difference while a crash left the checkout's payment
  *    unrecorded have not been paid the order twice, and the checkout's money stays its own;
  * 3. this attempt has no live Medusa payment on the collection (never authorized in Medusa, canceled
- *    by a failed completion, or another attempt of the same session is the one its payment was
+ *    once its money went back, or another attempt of the same session is the one its payment was
  *    authorized for) → extra: an order can only hold a payment Medusa recorded for it;
  * 4. only PayLater payments and no transaction yet → cannot tell until OWNER_SETTLES_WITHIN_MS after
  *    the order; then the order holds the first PayLater payment Medusa recorded (Medusa's completion

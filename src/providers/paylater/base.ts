@@ -326,12 +326,13 @@ export abstract class PayLaterBaseProvider extends AbstractPaymentProvider<PayLa
     // holding nothing. So the record stays live, as the money plan says for money not given back:
     // the cart's next completion places the order with it, or it is listed as paid without an order.
     // The money plan cancels only money that went back (or may have).
-    if (row?.state === "paid" && !(await this.ledger().moneyGivenBack(row.paylater_order_id))) {
-      this.logger_.warn(`PayLater: Medusa asked to cancel payment ${logRef(row.paylater_order_id)}, which PayLater holds as paid: kept (PayLater takes money back only by a refund).`)
-      throw new MedusaError(
-        MedusaError.Types.NOT_ALLOWED,
-        "PayLater holds this payment as paid and has no cancel: refund it instead (the order page's Refund, or Settings → PayLater)."
-      )
+    // Medusa's payment module names the payment it cancels (`idempotency_key`); its clean-up after an
+    // authorization that failed before any payment was written names none, and then rethrows the
+    // authorization's own error, which a refusal here would replace: nothing is recorded to keep.
+    const payment = input.context?.idempotency_key
+    if (payment && row?.state === "paid" && !(await this.ledger().moneyGivenBack(row.paylater_order_id))) {
+      this.logger_.warn(`PayLater: Medusa asked to cancel payment ${payment} of ${logRef(row.paylater_order_id)}, which PayLater holds as paid: kept (PayLater takes money back only by a refund).`)
+      throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "PayLater holds this payment as paid and has no cancel: it goes back to the shopper only by a refund.")
     }
     return { data }
   }

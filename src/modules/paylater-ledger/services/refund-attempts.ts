@@ -149,15 +149,22 @@ export class RefundAttempts extends StatusSlots implements LedgerPort {
    */
   @InjectManager()
   async moneyGivenBack(paylaterOrderId: string, @MedusaContext() sharedContext: Context = {}): Promise<boolean> {
+    return (await this.givenBackFacts(paylaterOrderId, sharedContext)).given_back
+  }
+
+  /** `moneyGivenBack` and what PayLater accepted as refunded (two-decimal text), from one read of each table. */
+  @InjectManager()
+  async givenBackFacts(paylaterOrderId: string, @MedusaContext() sharedContext: Context = {}): Promise<{ given_back: boolean; refunded: string }> {
     const [attempts, [item]] = await Promise.all([
       this.refundAttemptsOf(paylaterOrderId, sharedContext),
       this.listPayLaterAttentions({ dedupe_key: dedupeKeyOf(paylaterOrderId) }, { take: 1 }, sharedContext) as unknown as Promise<AttentionRecord[]>,
     ])
-    return (
-      MathBN.gt(refundedTotal(attempts), 0) ||
+    const refunded = refundedTotal(attempts)
+    const given_back =
+      MathBN.gt(refunded, 0) ||
       attempts.some((a) => a.status === "pending" || a.status === "unknown") ||
       (!!item && ((!!item.refund_state && GIVING_BACK_REFUND_STATES.includes(item.refund_state)) || item.resolution === "refunded"))
-    )
+    return { given_back, refunded }
   }
 
   private async refundAttemptsOf(paylaterOrderId: string, sharedContext: Context): Promise<StoredRefundAttempt[]> {

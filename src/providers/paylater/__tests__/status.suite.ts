@@ -116,11 +116,19 @@ describe("capture, cancel, delete", () => {
     expect(await provider.cancelPayment({ data: { ...data, paylater_status: "success" } })).toEqual({ data: { ...data, paylater_status: "success" } })
     fake.statusAnswers.push(status(2))
     await provider.authorizePayment({ data, context: ctx })
-    const error = await provider.cancelPayment({ data }).catch((e) => e)
+    // Medusa's payment module names the payment it cancels.
+    const error = await provider.cancelPayment({ data, context: { idempotency_key: "pay_1" } }).catch((e) => e)
     expect(error).toBeInstanceOf(MedusaError)
     expect(error.type).toBe(MedusaError.Types.NOT_ALLOWED)
-    expect(error.message).toMatch(/has no cancel: refund it instead/)
+    expect(error.message).toMatch(/has no cancel: it goes back to the shopper only by a refund/)
     expect(fake.statusCalls.length + fake.refunds.length).toBe(1)
+  })
+
+  it("lets through the payment module's clean-up of an authorization that wrote no payment (it rethrows the authorization's own error)", async () => {
+    const { provider, fake } = makeProvider()
+    fake.statusAnswers.push(status(2))
+    await provider.authorizePayment({ data, context: ctx })
+    expect(await provider.cancelPayment({ data, context: {} })).toEqual({ data })
   })
 
   it("lets the cancel through once a refund of any of it is written (it may be paid out: money given back, the money plan's to cancel)", async () => {
@@ -129,7 +137,7 @@ describe("capture, cancel, delete", () => {
     await provider.authorizePayment({ data, context: ctx })
     await ledger.beginRefund({ paylater_order_id: data.paylater_order_id, amount: "10.00", captured_amount: "350.00", stale_after_ms: 60_000 })
     // A refund written before it is sent may have been paid out: the money may be the shopper's again.
-    expect(await provider.cancelPayment({ data })).toEqual({ data })
+    expect(await provider.cancelPayment({ data, context: { idempotency_key: "pay_1" } })).toEqual({ data })
   })
 })
 
@@ -156,7 +164,7 @@ describe("money PayLater gave back, still an authorized payment in Medusa", () =
   it("is canceled (the money plan's cancel), in full or in part, without a warning", async () => {
     for (const amount of ["350.00", "10.00"]) {
       const { provider, logged } = await paidThenRefunded(amount)
-      expect(await provider.cancelPayment({ data })).toEqual({ data })
+      expect(await provider.cancelPayment({ data, context: { idempotency_key: "pay_1" } })).toEqual({ data })
       expect(logged.some((l) => l.level === "warn")).toBe(false)
     }
   })
