@@ -28,7 +28,7 @@ export interface CallCounts {
 type AnyService = Record<string, unknown>
 
 /** Read methods of the attempt ledger: anything that looks attempts up without writing. */
-const LEDGER_READ = /^(findAttempt|currentAttemptOf|attemptsOfSession|openAttempts|paidAttemptsSince|refundedAmount|list\w*Attempts?|listAndCount\w*Attempts?|retrieve\w*Attempt)$/
+const LEDGER_READ = /^(findAttempt|currentAttemptOf|attemptsOfSession|openAttempts|paidAttemptsSince|refundedAmount|moneyGivenBack|givenBackFacts|list\w*Attempts?|listAndCount\w*Attempts?|retrieve\w*Attempt)$/
 /** The ledger's own writes (each reads its row under the row's lock before it writes). */
 const LEDGER_OTHER = /^(writeAhead|record\w*|linkAttempt|markSessionGone|flagForAttention|closeAttentionOfAttempt|resolveAttention|beginRefund|settleRefund|expireStaleRefundsOf)$/
 const SESSION_READ = /^(listPaymentSessions|listAndCountPaymentSessions|retrievePaymentSession)$/

@@ -373,9 +373,9 @@ export function link({ api, getContainer }: SuiteOptions, paylater: SandboxHandl
       // after the order starts from the row PayLater's answer left (no attemptsOfSession) and takes
       // the row it records from the ledger's own write (recordOrderOwner), not from a read back.
       // Since issue 42 money that went back is never an order's, and that costs three reads more:
-      // settlement's completion asks the refund ledger before it starts Medusa's completion
-      // (refundedAmount), and Medusa's completion asks again in its validate hook, the guarantee for
-      // every road (attemptsOfSession, refundedAmount). Recording the order's owner reads the refund
+      // settlement's completion asks the ledger before it starts Medusa's completion
+      // (moneyGivenBack), and Medusa's completion asks again in its validate hook, the guarantee for
+      // every road (attemptsOfSession, moneyGivenBack). Recording the order's owner reads the refund
       // ledger once more (refundedAmount): its items close as held only while nothing went back,
       // else the money plan's list step closes them (as refunded when all of it went back). Issue
       // 31's budget of 3 is knowingly exceeded.
@@ -383,9 +383,9 @@ export function link({ api, getContainer }: SuiteOptions, paylater: SandboxHandl
         "findAttempt",
         "currentAttemptOf",
         "findAttempt",
-        "refundedAmount",
+        "moneyGivenBack",
         "completeCart: attemptsOfSession",
-        "completeCart: refundedAmount",
+        "completeCart: moneyGivenBack",
         "refundedAmount",
       ])
       // Writes, each reading its row under the row's lock: PayLater's answer with the row's links to
