@@ -1,8 +1,14 @@
 /**
  * The refund guard and Settings → PayLater's routes, over Medusa's real admin API, a real
- * PostgreSQL and the PayLater sandbox with its fault injection: a refund whose answer is lost blocks
- * further refunds of the payment until an operator records what PayLater did; partial refunds add
- * up exactly and never pass what was paid; the page's overview, connection test and webhook counts.
+ * PostgreSQL and the PayLater sandbox with its fault injection: a refund left pending by a process
+ * that died is taken as unknown and listed; a refund Medusa kept but never sent is listed once; the
+ * page's connection test, webhook counts, last reconciliation run and attention list.
+ *
+ * Proven elsewhere (issue 43 moved them out of here): the guard blocking a second refund until staff
+ * record PayLater's answer, end to end in the demo's Settings → PayLater journey and in
+ * refund-ledger.suite.ts; partial refunds adding up exactly and never passing what was paid in
+ * refund.suite.ts and refund-ledger.suite.ts; after "not refunded" the next refund going through in
+ * no-secret-leaks.spec.ts; the page showing nothing secret in the demo and registration.suite.ts.
  */
 import { useSeededStore } from "../../helpers/seeded-store"
 import { Modules } from "@medusajs/framework/utils"
@@ -52,71 +58,7 @@ export function refundGuard({ api, getContainer }: SuiteOptions, paylater: Sandb
     api.post(`/admin/paylater/attention/${id}/resolve`, { resolution }, { ...admin, ...keep })
   const medusaRefunds = async (paymentId: string) =>
     (await getContainer().resolve(Modules.PAYMENT).listRefunds({ payment_id: paymentId })).map((r) => Number(r.amount))
-  const paymentData = async (paymentId: string) =>
-    (await getContainer().resolve(Modules.PAYMENT).retrievePayment(paymentId, { select: ["data"] })).data as Record<string, unknown>
 
-  describe("refund whose answer is lost", () => {
-    it("blocks a second refund until an operator confirms it was refunded; then it is booked, not re-sent", async () => {
-      const { sessionId, paymentId, orderId } = await paidOrder()
-      // PayLater pays the refund out, and its answer never arrives.
-      paylater().fault({ endpoint: "refund", mode: "timeout", commit: true })
-      const lost = await refund(paymentId, 100)
-      expect(lost.status).toBeGreaterThanOrEqual(400)
-      expect(lost.data.message).toMatch(/did not confirm the refund.*Settings → PayLater/)
-      expect(paylater().order(sessionId)!.refunds).toHaveLength(1)
-      // Medusa deleted its own refund record when the provider threw.
-      expect(await medusaRefunds(paymentId)).toEqual([])
-
-      const second = await refund(paymentId, 50)
-      expect(second.status).toBe(400)
-      expect(second.data).toMatchObject({ type: "not_allowed", message: expect.stringMatching(/refund of 100.00 QAR .* outcome is unknown/) })
-      expect(paylater().order(sessionId)!.refunds).toHaveLength(1)
-
-      const [item] = await attention()
-      expect(item).toMatchObject({
-        kind: "refund_outcome_unknown",
-        amount: "100.00",
-        order_id: orderId,
-        payment_id: paymentId,
-        paylater_order_id: sessionId,
-        resolutions: ["refunded", "not_refunded"],
-        can_refund: false,
-      })
-      expect((await resolve(item.id, "resolved")).status).toBe(400)
-
-      const resolved = await resolve(item.id, "refunded")
-      expect(resolved.status).toBe(200)
-      expect(resolved.data).toMatchObject({ booked: true, booking_error: null, attention: { status: "resolved", resolution: "refunded" } })
-      // Recorded on the order through Medusa's refund, and nothing more sent to PayLater.
-      expect(await medusaRefunds(paymentId)).toEqual([100])
-      expect(paylater().order(sessionId)!.refunds).toHaveLength(1)
-      expect(await attention()).toEqual([])
-      // Resolving again changes nothing (no second booking).
-      expect((await resolve(item.id, "refunded")).data.booked).toBe(false)
-      expect(await medusaRefunds(paymentId)).toEqual([100])
-
-      const third = await refund(paymentId, 50)
-      expect(third.status).toBe(200)
-      expect(paylater().order(sessionId)!.refunds.map((r) => r.amount)).toEqual(["100.00", "50.00"])
-      expect(await paymentData(paymentId)).toMatchObject({ paylater_refunded_amount: "150.00" })
-    })
-
-    it("after 'not refunded', the next refund is allowed and a full one is sent as full", async () => {
-      const { sessionId, paymentId } = await paidOrder()
-      paylater().fault({ endpoint: "refund", mode: "timeout" })
-      expect((await refund(paymentId, 360)).status).toBeGreaterThanOrEqual(400)
-      expect(paylater().order(sessionId)!.refunds).toHaveLength(0)
-      expect((await refund(paymentId, 360)).status).toBe(400)
-
-      const [item] = await attention()
-      const resolved = await resolve(item.id, "not_refunded")
-      expect(resolved.data).toMatchObject({ booked: false, attention: { resolution: "not_refunded" } })
-
-      const again = await refund(paymentId, 360)
-      expect(again.status).toBe(200)
-      expect(paylater().order(sessionId)!.refunds).toEqual([expect.objectContaining({ amount: "360.00", full: true })])
-    })
-  })
 
   it("takes a refund left pending by a process that died as unknown, and lists it", async () => {
     const { sessionId, paymentId } = await paidOrder()
@@ -161,42 +103,12 @@ export function refundGuard({ api, getContainer }: SuiteOptions, paylater: Sandb
     expect(paylater().order(sessionId)!.refunds).toHaveLength(1)
   })
 
-  it("adds partial refunds up exactly and never refunds more than was paid", async () => {
-    const { sessionId, paymentId } = await paidOrder()
-    for (const amount of ["100.10", "59.95", "0.05", "199.90"]) {
-      const res = await refund(paymentId, amount)
-      expect(res.status).toBe(200)
-    }
-    expect(await paymentData(paymentId)).toMatchObject({ paylater_refunded_amount: "360.00" })
-    expect(paylater().order(sessionId)!.refunds.map((r) => r.amount)).toEqual(["100.10", "59.95", "0.05", "199.90"])
-    expect((await refund(paymentId, "0.01")).status).toBe(400)
-    expect(paylater().order(sessionId)!.refunds).toHaveLength(4)
-  })
-
   describe("Settings → PayLater routes", () => {
     it("need an admin", async () => {
       for (const path of ["settings", "attention"]) {
         expect((await api.get(`/admin/paylater/${path}`, keep)).status).toBe(401)
       }
       expect((await api.post("/admin/paylater/test-connection", {}, keep)).status).toBe(401)
-    })
-
-    it("show environment, outlet, API base and webhook URL, and nothing secret", async () => {
-      const res = await api.get("/admin/paylater/settings", { ...admin, ...keep })
-      expect(res.status).toBe(200)
-      expect(res.data.paylater.registrations).toEqual([
-        expect.objectContaining({
-          id: "paylater",
-          environment: "sandbox",
-          outlet_id: 1000000061,
-          api_base_url: paylater.url(),
-          webhook_url: "http://localhost:9000/paylater/webhooks",
-        }),
-      ])
-      const text = JSON.stringify(res.data)
-      for (const secret of [paylater().options.clientSecret, paylater().options.webhookSecret]) {
-        expect(text).not.toContain(secret)
-      }
     })
 
     it("test the connection by fetching a token, and say plainly when it fails", async () => {
