@@ -5,7 +5,7 @@ process.env.MEDUSA_DISABLE_TELEMETRY = "true"
 process.env.PAYLATER_RECONCILE_SCHEDULE = process.env.PAYLATER_RECONCILE_SCHEDULE || "off"
 // One app serves a whole spec file, and its specs reuse the sandbox's few test shoppers far more
 // often than a shopper could: the store API's budgets (docs/security.md) are raised for them.
-// paylater-limits.spec.ts puts the defaults back to test the budgets themselves.
+// limits-app.spec.ts puts the defaults back to test the budgets themselves.
 // Every spec's requests come from one address (the per-client budget) and add up store-wide.
 for (const name of ["PAYLATER_RTP_LIMIT_PER_MOBILE", "PAYLATER_RTP_LIMIT_PER_CART", "PAYLATER_LINK_LIMIT_PER_CART", "PAYLATER_START_LIMIT_PER_CLIENT", "PAYLATER_START_LIMIT_PER_MINUTE"]) {
   process.env[name] = process.env[name] || "1000"

@@ -15,6 +15,7 @@ import { lookupTally } from "./default-app/paylater-lookup-tally"
 import { storeSmoke } from "./default-app/store-smoke"
 import { activity } from "./default-app/paylater-activity"
 import { link } from "./default-app/paylater-link"
+import { notifications } from "./default-app/paylater-notifications"
 
 jest.setTimeout(180_000)
 
@@ -22,7 +23,14 @@ jest.setTimeout(180_000)
 // shared machine under load, 3 s is not always enough to settle a link, and the tests are about the
 // answer, not the speed (the bound's own branch is tested in paylater-link.ts with a status call that
 // never answers). No suite here waits on the bound otherwise: the sandbox answers at once.
-useEnv({ PAYLATER_ELIGIBILITY_TIMEOUT_MS: "15000" })
+useEnv({
+  PAYLATER_ELIGIBILITY_TIMEOUT_MS: "15000",
+  // Medusa's Notification Module with its local provider on "feed" and "email", and one address to
+  // tell (default-app/paylater-notifications.ts reads both channels); no other suite here reads a
+  // notification.
+  PAYLATER_TEST_NOTIFICATIONS: "feed,email",
+  PAYLATER_NOTIFY_EMAILS: "ops@store.qa",
+})
 const paylater = useSandbox()
 
 integrationTestRunner({
@@ -30,6 +38,9 @@ integrationTestRunner({
     describeOnOneApp(
       options,
       {
+        // First: the refused-webhook counts it checks are kept in memory and written to the database
+        // once a second, so a suite before it could leave refusals that land in its counts.
+        "what needs a person reaches the merchant (notifications)": notifications,
         "the one-command Qatar set-up": (o) => setupQatar(o),
         "the funnel and finance reports": (o) => reports(o),
         "a refused store look-up in the funnel": lookupTally,

@@ -20,6 +20,7 @@ import { dueWorkNotStarved } from "./fast-timeout-app/paylater-paid-without-orde
 import { completionRace } from "./fast-timeout-app/paylater-completion-race"
 import { statusSlot } from "./fast-timeout-app/paylater-status-slot"
 import { requestToPay } from "./fast-timeout-app/paylater-rtp"
+import { soldOutRace } from "./fast-timeout-app/paylater-sold-out-race"
 
 jest.setTimeout(240_000)
 
@@ -47,6 +48,7 @@ integrationTestRunner({
         "completion and the automatic refund race": completionRace,
         "Medusa's own completions and the status-call slot": statusSlot,
         "Request to Pay": requestToPay,
+        "sold out while paying: the return and the notification together": soldOutRace,
       },
       paylater
     ),
