@@ -131,11 +131,13 @@ afterAll(async () => {
 describe("NODE_ENV=production boot of the dev store", () => {
   it.each([
     ["an unset environment", { PAYLATER_ENVIRONMENT: "" }, [/environment must be set explicitly when NODE_ENV=production/]],
-    ["a private 10.x address", { PAYLATER_API_BASE_URL: "https://10.0.0.5" }, [/is in the private address range/]],
+    // One boot for the guard's other refusals: it names every problem in one message
+    // (production-guard.suite.ts), so a private address and the sandbox's secrets under NODE_ENV=prod
+    // (production to Medusa) are refused together, each by name.
     [
-      "NODE_ENV=prod (production to Medusa) with the sandbox's secrets",
-      { NODE_ENV: "prod", PAYLATER_CLIENT_SECRET: "sandbox-secret", PAYLATER_WEBHOOK_SECRET: "sandbox-webhook-secret" },
-      [/clientSecret is the local PayLater sandbox's built-in value/, /webhookSecret is the local PayLater sandbox's built-in value/],
+      "a private 10.x address and, under NODE_ENV=prod, the sandbox's secrets",
+      { NODE_ENV: "prod", PAYLATER_API_BASE_URL: "https://10.0.0.5", PAYLATER_CLIENT_SECRET: "sandbox-secret", PAYLATER_WEBHOOK_SECRET: "sandbox-webhook-secret" },
+      [/is in the private address range/, /clientSecret is the local PayLater sandbox's built-in value/, /webhookSecret is the local PayLater sandbox's built-in value/],
     ],
   ])("refuses %s with the guard's message", async (_what, change, messages) => {
     const { code, output } = await refusedBoot({ ...LIVE, ...change })
