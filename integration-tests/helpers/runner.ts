@@ -22,6 +22,10 @@ import { randomBytes } from "node:crypto"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
 import { Client } from "pg"
 import { releaseAbandonedCompletions } from "./abandoned-runs"
+import { installRowRestore } from "./row-restore"
+
+// Before every test, the rows put back in place of a dropped and copied database (row-restore.ts).
+installRowRestore(require("@medusajs/test-utils/dist/medusa-test-runner-utils/postgres-template"))
 
 export type IntegrationTestRunnerOptions = Parameters<typeof medusaIntegrationTestRunner>[0]
 
