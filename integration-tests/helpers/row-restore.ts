@@ -8,8 +8,9 @@
  *
  * The isolation at the moment of a restore stays what a drop gave: new connections to the database
  * are refused meanwhile and every open one (the app's pool, a straggling job of the test before) is
- * ended first, so an unfinished write of the last test is rolled back, never kept. What differs: a
- * table created after the snapshot stays (emptied), which Medusa never does at run time.
+ * ended first (and waited for), so an unfinished write of the last test is rolled back, never kept.
+ * A table created after the snapshot is dropped, as it was with the database (the plugin creates
+ * `paylater_rate_limit` on first use, src/limits/store.ts).
  *
  * Installed by integration-tests/helpers/runner.ts: it replaces the runner's snapshot, restore and
  * template drop (the functions of @medusajs/test-utils' postgres-template module, which the runner
@@ -47,10 +48,13 @@ function clientFor(database: string): Promise<Client> {
       database,
     })
     // The runner drops the database at the end and ends this connection with it.
-    created.on("error", () => clients.delete(database))
-    created.on("end", () => clients.delete(database))
+    const forget = () => {
+      if (clients.get(database) === client) clients.delete(database)
+    }
+    created.on("error", forget)
+    created.on("end", forget)
     client = created.connect().then(() => created)
-    client.catch(() => clients.delete(database))
+    client.catch(forget)
     clients.set(database, client)
   }
   return client
@@ -76,7 +80,7 @@ async function takeSnapshot(databaseName: string, templateName: string): Promise
         group by c.relname`
     )
     for (const table of tables) {
-      await client.query(`create table ${quote(schema)}.${quote(table.name)} as select ${table.columns} from public.${quote(table.name)}`)
+      await client.query(`create table ${quote(schema)}.${quote(table.name)} as select ${table.columns} from only public.${quote(table.name)}`)
     }
     const { rows: names } = await client.query<{ name: string }>(`select sequencename as name from pg_sequences where schemaname = 'public'`)
     const sequences: Snapshot["sequences"] = []
@@ -99,14 +103,22 @@ async function restoreSnapshot(snapshot: Snapshot): Promise<void> {
   const database = quote(snapshot.database)
   await server.query(`alter database ${database} with allow_connections false`)
   try {
-    await client.query(`select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`)
+    // Each ended backend waited for (up to 5 s): one inside its commit would otherwise still commit.
+    await client.query(
+      `select pg_terminate_backend(pid, 5000) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`
+    )
+    const kept = snapshot.tables.map(({ name }) => `'${name.replace(/'/g, "''")}'`).join(", ")
     const statements = [
       "begin",
       // Foreign keys and triggers are not checked while the rows go back (the copy is consistent).
       "set local session_replication_role = replica",
+      `do $$ declare t text; begin
+         for t in select c.relname from pg_class c where c.relnamespace = 'public'::regnamespace and c.relkind in ('r', 'p') and c.relname not in (${kept || "''"})
+         loop execute format('drop table if exists public.%I cascade', t); end loop;
+       end $$`,
       ...snapshot.tables.map(
         ({ name, columns }) =>
-          `delete from public.${quote(name)}; insert into public.${quote(name)} (${columns}) overriding system value select ${columns} from ${quote(snapshot.schema)}.${quote(name)}`
+          `delete from only public.${quote(name)}; insert into public.${quote(name)} (${columns}) overriding system value select ${columns} from ${quote(snapshot.schema)}.${quote(name)}`
       ),
       ...snapshot.sequences.map(({ name, last, called }) => `select setval('public.${quote(name)}', ${last}, ${called})`),
       "commit",
@@ -116,7 +128,10 @@ async function restoreSnapshot(snapshot: Snapshot): Promise<void> {
     await client.query("rollback").catch(() => undefined)
     throw error
   } finally {
-    await server.query(`alter database ${database} with allow_connections true`)
+    // Never in place of the restore's own error.
+    await server
+      .query(`alter database ${database} with allow_connections true`)
+      .catch((error: Error) => console.warn(`[test] row restore: connections to ${snapshot.database} not allowed again: ${error.message}`))
   }
 }
 
@@ -139,5 +154,10 @@ export function installRowRestore(templates: TemplateFunctions): void {
     // Gone with its database when the runner dropped that first.
     const client = await clientFor(snapshot.database).catch(() => null)
     await client?.query(`drop schema if exists ${quote(snapshot.schema)} cascade`).catch(() => undefined)
+    // The last template gone: nothing keeps the file's worker alive.
+    if (snapshots.size === 0) {
+      for (const [, pending] of clients) await pending.then((c) => c.end()).catch(() => undefined)
+      clients.clear()
+    }
   }
 }
