@@ -32,7 +32,18 @@ interface Snapshot {
   sequences: Array<{ name: string; last: string; called: boolean }>
 }
 
-const quote = (name: string) => `"${name.replace(/"/g, '""')}"`
+export const quote = (name: string) => `"${name.replace(/"/g, '""')}"`
+
+/** A connection to `database` on the run's server (scripts/test.js sets DB_*). */
+export function connectionTo(database: string): Client {
+  return new Client({
+    host: process.env.DB_HOST ?? "localhost",
+    port: Number(process.env.DB_PORT ?? 5432),
+    user: process.env.DB_USERNAME ?? "postgres",
+    password: process.env.DB_PASSWORD || undefined,
+    database,
+  })
+}
 
 /** One connection per test database, kept for its snapshots and restores (a restore ends all others), and one to "postgres". */
 const clients = new Map<string, Promise<Client>>()
@@ -40,13 +51,7 @@ const clients = new Map<string, Promise<Client>>()
 function clientFor(database: string): Promise<Client> {
   let client = clients.get(database)
   if (!client) {
-    const created = new Client({
-      host: process.env.DB_HOST ?? "localhost",
-      port: Number(process.env.DB_PORT ?? 5432),
-      user: process.env.DB_USERNAME ?? "postgres",
-      password: process.env.DB_PASSWORD || undefined,
-      database,
-    })
+    const created = connectionTo(database)
     // The runner drops the database at the end and ends this connection with it.
     const forget = () => {
       if (clients.get(database) === client) clients.delete(database)
@@ -137,7 +142,6 @@ async function restoreSnapshot(snapshot: Snapshot): Promise<void> {
 
 export function installRowRestore(templates: TemplateFunctions): void {
   const original = {
-    create: templates.createPostgresDatabaseTemplate,
     restore: templates.restorePostgresDatabaseFromTemplate,
     drop: templates.dropPostgresDatabaseTemplate,
   }

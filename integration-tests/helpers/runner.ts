@@ -20,9 +20,8 @@
  */
 import { randomBytes } from "node:crypto"
 import { medusaIntegrationTestRunner } from "@medusajs/test-utils"
-import { Client } from "pg"
 import { releaseAbandonedCompletions } from "./abandoned-runs"
-import { installRowRestore } from "./row-restore"
+import { connectionTo, installRowRestore, quote } from "./row-restore"
 
 // Before every test, the rows put back in place of a dropped and copied database (row-restore.ts).
 installRowRestore(require("@medusajs/test-utils/dist/medusa-test-runner-utils/postgres-template"))
@@ -36,21 +35,10 @@ export const WEBHOOK_DELAY_ENV = "PAYLATER_WEBHOOK_DELAY_MS"
 /** Long enough that a return and its webhook still arrive in either order; short enough to not wait. */
 export const TEST_WEBHOOK_DELAY_MS = "200"
 
-function serverClient(): Client {
-  return new Client({
-    host: process.env.DB_HOST ?? "localhost",
-    port: Number(process.env.DB_PORT ?? 5432),
-    user: process.env.DB_USERNAME ?? "postgres",
-    password: process.env.DB_PASSWORD || undefined,
-    database: "postgres",
-  })
-}
-
-const quote = (name: string) => `"${name.replace(/"/g, '""')}"`
 
 /** `CREATE DATABASE name TEMPLATE template`, retried while another copy briefly holds the template. */
 export async function copyTemplate(template: string, name: string): Promise<void> {
-  const client = serverClient()
+  const client = connectionTo("postgres")
   await client.connect()
   try {
     for (let attempt = 1; ; attempt++) {
