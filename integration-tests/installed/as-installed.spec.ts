@@ -140,10 +140,9 @@ describe.each(medusaVersionsUnderTest())("as installed: the npm package in a fre
     // empty database would give, without a second Medusa boot.
     newStoreUrl = await copyDatabase(databaseName, newStoreDatabase)
     const seedOut = path.join(store.dir, "seeded.json")
-    writeSeedScript(store.dir, seedOut)
+    writeSeedScript(store.dir, seedOut, ADMIN)
     store.medusa("medusa exec seed", ["exec", "./src/scripts/seed.ts"])
     seeded = JSON.parse(fs.readFileSync(seedOut, "utf8"))
-    store.medusa("medusa user", ["user", "-e", ADMIN.email, "-p", ADMIN.password])
     store.medusa("medusa build", ["build"])
 
     // Production: the built server in .medusa/server, its own node_modules (the store's, as

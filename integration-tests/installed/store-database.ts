@@ -51,8 +51,12 @@ export async function dropDatabase(name: string): Promise<void> {
  * Writes the store's seed script (src/scripts/seed.ts); running it writes what it made to `outFile`.
  * `coreFlows` is where the store imports Medusa's workflows from: a pnpm store reaches only its
  * direct dependencies, so it uses `@medusajs/medusa/core-flows` (as Medusa's starter does).
+ *
+ * `admin`: the staff user the admin checks sign in with, made in the same `medusa exec` as the store
+ * (what `medusa user -e -p` does: the user, an emailpass identity, the link between them) instead of
+ * one more boot of the store for `medusa user`; no README step runs `medusa user`.
  */
-export function writeSeedScript(storeDir: string, outFile: string, coreFlows = "@medusajs/core-flows"): void {
+export function writeSeedScript(storeDir: string, outFile: string, admin: { email: string; password: string }, coreFlows = "@medusajs/core-flows"): void {
   const scripts = path.join(storeDir, "src", "scripts")
   fs.mkdirSync(scripts, { recursive: true })
   const seed = fs.readFileSync(path.join(REPO_ROOT, "integration-tests", "helpers", "seed.ts"), "utf8")
@@ -62,10 +66,18 @@ export function writeSeedScript(storeDir: string, outFile: string, coreFlows = "
     [
       `import fs from "node:fs"`,
       `import type { ExecArgs } from "@medusajs/framework/types"`,
+      `import { Modules } from "@medusajs/framework/utils"`,
+      `import { createUsersWorkflow } from "${coreFlows}"`,
       `import { seedStore } from "./paylater-seed-data"`,
       ``,
       `export default async function seed({ container }: ExecArgs): Promise<void> {`,
       `  const seeded = await seedStore(container, { label: "Fresh store", paylaterInEuRegion: false })`,
+      `  const { email, password } = ${JSON.stringify(admin)}`,
+      `  const { result: [user] } = await createUsersWorkflow(container).run({ input: { users: [{ email }] } })`,
+      `  const auth = container.resolve(Modules.AUTH)`,
+      `  const { authIdentity, error } = await auth.register("emailpass", { body: { email, password } })`,
+      `  if (error || !authIdentity) throw new Error(\`admin user: \${error}\`)`,
+      `  await auth.updateAuthIdentities({ id: authIdentity.id, app_metadata: { user_id: user.id } })`,
       `  fs.writeFileSync(${JSON.stringify(outFile)}, JSON.stringify(seeded))`,
       `}`,
       ``,

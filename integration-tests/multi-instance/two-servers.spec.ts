@@ -2,8 +2,9 @@
  * Issue 7, "several instances": two real `medusa start` processes on one PostgreSQL database, the
  * way a store runs behind a load balancer, with PayLater's shopper and webhooks split between them.
  *
- * One database is migrated and seeded once (Medusa CLI), the PayLater sandbox runs in this process
- * with its webhook target at server B, and for many checkouts at the same moment the shopper's return
+ * One database is migrated and seeded once (Medusa CLI), one pair of servers on the Redis modules is
+ * started once for every test (each test reads only what the servers logged during it), the PayLater
+ * sandbox runs in this process with its webhook target at server B, and for many checkouts at the same moment the shopper's return
  * redirect hits server A while the webhook, its duplicate and a manual re-send hit server B (see
  * race.ts). With the Redis modules of medusa-config.ts (REDIS_URL) every checkout must end with
  * exactly one order, one payment and one capture, and no request may get a 5xx.
@@ -109,14 +110,42 @@ describe("PayLater on two Medusa instances sharing one database", () => {
     }
   }, 120_000)
 
-  /** Starts a pair, runs the race on it, waits for the pipeline, stops the pair. */
+  /**
+   * The pair on the Redis modules every test but the control runs on, started by the first test that
+   * needs it and stopped in afterAll: two boots are dearer than most of a test. Its start limit is
+   * raised for the double submit (three session starts from one client at once); nothing else here
+   * comes near the default.
+   */
+  async function redisPair(): Promise<ServerPair> {
+    pair ??= await cluster!.startPair({
+      label: "redis",
+      env: { REDIS_URL, MEDUSA_REDIS_PREFIX: REDIS_PREFIX, PAYLATER_START_LIMIT_PER_CLIENT: "1000" },
+      backendIs: "A",
+      sandboxUrl: sandbox!.url,
+    })
+    return pair
+  }
+
+  /** What each server logs from now on: `read()` returns only the lines written since this call. */
+  function logsFromNow(servers: ServerPair) {
+    const offset = (which: "A" | "B") => (fs.existsSync(servers.logFile(which)) ? fs.statSync(servers.logFile(which)).size : 0)
+    const from = { A: offset("A"), B: offset("B") }
+    const since = (which: "A" | "B") => fs.readFileSync(servers.logFile(which)).subarray(from[which]).toString("utf8")
+    return { read: () => ({ A: since("A"), B: since("B") }) }
+  }
+
+  /**
+   * Runs the race on a pair and waits for the pipeline: on the shared Redis pair (`withRedis`), or on
+   * a pair of its own with `env`, stopped afterwards (the control, in-memory modules).
+   */
   async function raceOnTwoServers(label: string, env: NodeJS.ProcessEnv, withRedis: boolean) {
     const c = cluster!
     const s = sandbox!
     s.reset()
     s.clearFaults()
-    const servers = await c.startPair({ label, env, backendIs: "A", sandboxUrl: s.url })
-    pair = servers
+    const servers = withRedis ? await redisPair() : await c.startPair({ label, env, backendIs: "A", sandboxUrl: s.url })
+    if (!withRedis) pair = servers
+    const logged = logsFromNow(servers)
     let run
     try {
       s.setWebhookUrl(`${servers.b.url}/paylater/webhooks`)
@@ -150,18 +179,17 @@ describe("PayLater on two Medusa instances sharing one database", () => {
         raceMs: Date.now() - started,
       }
     } catch (error) {
-      throw new Error(
-        `${(error as Error).message}\n--- server A (${servers.logFile("A")}) ---\n${servers.tail("A")}` +
-          `\n--- server B (${servers.logFile("B")}) ---\n${servers.tail("B")}`
-      )
+      throw withServerTails(error, servers)
     } finally {
-      const t = Date.now()
-      await servers.stop()
-      pair = undefined
-      log(`${label}: servers stopped (${Date.now() - t} ms)`)
+      if (!withRedis) {
+        const t = Date.now()
+        await servers.stop()
+        pair = undefined
+        log(`${label}: servers stopped (${Date.now() - t} ms)`)
+      }
     }
     // What the servers said about it: errors, and the plugin's own warnings (e.g. "refund it").
-    const logs = { A: fs.readFileSync(servers.logFile("A"), "utf8"), B: fs.readFileSync(servers.logFile("B"), "utf8") }
+    const logs = logged.read()
     const errors = (["A", "B"] as const).flatMap((w) => serverLog(logs[w], "error").map((line) => `${w}: ${line}`))
     const payLaterWarnings = (["A", "B"] as const).flatMap((w) =>
       serverLog(logs[w], "warn")
@@ -218,8 +246,8 @@ describe("PayLater on two Medusa instances sharing one database", () => {
     s.clearFaults()
     // Only this test notifies, and only through Medusa's generic route.
     s.setWebhookUrl(null)
-    const servers = await c.startPair({ label: "generic-route", env: { REDIS_URL, MEDUSA_REDIS_PREFIX: REDIS_PREFIX }, backendIs: "A", sandboxUrl: s.url })
-    pair = servers
+    const servers = await redisPair()
+    const logged = logsFromNow(servers)
     let ledger: LedgerRow[] = []
     let answers: number[] = []
     let checkouts: Awaited<ReturnType<typeof prepareCheckouts>> = []
@@ -262,11 +290,11 @@ describe("PayLater on two Medusa instances sharing one database", () => {
         await new Promise((r) => setTimeout(r, 500))
       }
       ledger = await readLedger(c.databaseUrl, checkouts)
-    } finally {
-      await servers.stop()
-      pair = undefined
+    } catch (error) {
+      throw withServerTails(error, servers)
     }
-    const logs = fs.readFileSync(servers.logFile("A"), "utf8") + fs.readFileSync(servers.logFile("B"), "utf8")
+    const { A, B } = logged.read()
+    const logs = A + B
     const refusals = serverLog(logs, "warn").filter((line) => /webhook refused/.test(line))
     log(`generic route: answers ${answers.join(", ")}; ledger ${JSON.stringify(ledger.map(counts))}; refusals: ${refusals.join(" | ") || "none"}`)
 
@@ -291,13 +319,7 @@ describe("PayLater on two Medusa instances sharing one database", () => {
     s.reset()
     s.clearFaults()
     s.setWebhookUrl(null)
-    const servers = await c.startPair({
-      label: "double-submit",
-      env: { REDIS_URL, MEDUSA_REDIS_PREFIX: REDIS_PREFIX, PAYLATER_START_LIMIT_PER_CLIENT: "1000" },
-      backendIs: "A",
-      sandboxUrl: s.url,
-    })
-    pair = servers
+    const servers = await redisPair()
     const db = (text: string, values: unknown[]) => queryRows(c.databaseUrl, text, values)
     let outcome: { orders: number; captures: number; paid: string[]; owners: string[]; listed: string[] }
     try {
@@ -345,9 +367,8 @@ describe("PayLater on two Medusa instances sharing one database", () => {
         await new Promise((r) => setTimeout(r, 1000))
         outcome = await read()
       }
-    } finally {
-      await servers.stop()
-      pair = undefined
+    } catch (error) {
+      throw withServerTails(error, servers)
     }
     log(`double submit: ${JSON.stringify(outcome)}`)
     expect({ orders: outcome.orders, captures: outcome.captures, owners: outcome.owners.length }).toEqual({ orders: 1, captures: 1, owners: 1 })
@@ -368,8 +389,8 @@ describe("PayLater on two Medusa instances sharing one database", () => {
     s.reset()
     s.clearFaults()
     const variantId = (c.seed as typeof c.seed & { stockedVariantId: string }).stockedVariantId
-    const servers = await c.startPair({ label: "sold-out", env: { REDIS_URL, MEDUSA_REDIS_PREFIX: REDIS_PREFIX }, backendIs: "A", sandboxUrl: s.url })
-    pair = servers
+    const servers = await redisPair()
+    const logged = logsFromNow(servers)
     const db = (text: string, values: unknown[]) => queryRows(c.databaseUrl, text, values)
     const [{ inventory_item_id: inventoryItemId }] = await db(`select inventory_item_id from product_variant_inventory_item where variant_id = $1 and deleted_at is null`, [variantId])
     const setStock = (quantity: number) =>
@@ -426,11 +447,11 @@ describe("PayLater on two Medusa instances sharing one database", () => {
           mismatch: items.filter((i) => i.kind === "mismatch").length,
         })
       }
-    } finally {
-      await servers.stop()
-      pair = undefined
+    } catch (error) {
+      throw withServerTails(error, servers)
     }
-    const logs = fs.readFileSync(servers.logFile("A"), "utf8") + fs.readFileSync(servers.logFile("B"), "utf8")
+    const { A, B } = logged.read()
+    const logs = A + B
     const refusals = logs.split("\n").filter((line) => /Updating (Status|State) from/.test(line))
     log(`sold out: ${JSON.stringify(outcomes)}; engine refusals logged: ${refusals.length}`)
     expect(outcomes).toEqual(
@@ -495,3 +516,7 @@ function summarize(statuses: number[]): string {
   return [...byStatus.entries()].sort(([a], [b]) => a - b).map(([st, n]) => `${st}×${n}`).join(", ") || "none"
 }
 
+/** A failed step's error with the last lines of both servers, which keep running for the next test. */
+function withServerTails(error: unknown, servers: ServerPair): Error {
+  return new Error(`${(error as Error).message}\n--- server A (${servers.logFile("A")}) ---\n${servers.tail("A")}\n--- server B (${servers.logFile("B")}) ---\n${servers.tail("B")}`)
+}
