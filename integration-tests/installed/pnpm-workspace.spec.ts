@@ -189,7 +189,8 @@ describe(`as installed in a pnpm workspace shaped like Medusa's DTC starter (Med
     // The kit's own tarball (packedPlugin may have used the run's folder for the plugin's: made here).
     fs.mkdirSync(packDir, { recursive: true })
     // --ignore-scripts: the kit's prepack (its tsc build) is part of the plugin's `npm run build`,
-    // which packedPlugin above has seen done for this run; the same build again changes nothing.
+    // which packedPlugin above ran, or which PAYLATER_PLUGIN_BUILT=1 says was run (scripts/test.js,
+    // .ci/run): the same build again changes nothing.
     const kitPack = execFileSync("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", packDir], {
       cwd: KIT_DIR,
       encoding: "utf8",

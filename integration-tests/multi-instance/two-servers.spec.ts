@@ -75,14 +75,27 @@ describe("PayLater on two Medusa instances sharing one database", () => {
   let redis: Redis | undefined
   let sandbox: PayLaterSandbox | undefined
   let cluster: Cluster | undefined
+  /** The shared pair on the Redis modules (redisPair), and the control's own pair while it runs. */
   let pair: ServerPair | undefined
+  let controlPair: ServerPair | undefined
+  let redisBoots = 0
+  /** Where in each server's log of the shared pair the last test's window ended (for the shutdown's check). */
+  let checkedTo: Offsets | undefined
   let failed = false
-  /** Remembers that a test failed, so its logs are kept. */
+  /**
+   * Remembers that a test failed, so its logs are kept; and stops the shared pair after a failure:
+   * what the failed test left running (a timed-out body goes on) must not run into the next test,
+   * which boots a pair of its own.
+   */
   const tracked = (fn: () => Promise<void>) => async () => {
     try {
       await fn()
     } catch (error) {
       failed = true
+      const stopping = pair
+      pair = undefined
+      checkedTo = undefined
+      await stopping?.stop().catch((e) => log(`stopping servers after a failure: ${(e as Error).message}`))
       throw error
     }
   }
@@ -98,7 +111,10 @@ describe("PayLater on two Medusa instances sharing one database", () => {
   )
 
   afterAll(async () => {
-    await pair?.stop().catch((e) => log(`stopping servers: ${(e as Error).message}`))
+    await controlPair?.stop().catch((e) => log(`stopping the control's servers: ${(e as Error).message}`))
+    const shared = pair
+    pair = undefined
+    await shared?.stop().catch((e) => log(`stopping servers: ${(e as Error).message}`))
     // Logs stay under .tmp/ when something failed (or PAYLATER_KEEP_LOGS=1), for the post-mortem.
     const keepLogs = failed || !!process.env.PAYLATER_KEEP_LOGS
     await cluster?.stop({ keepLogs }).catch((e) => log(`stopping the cluster: ${(e as Error).message}`))
@@ -112,26 +128,35 @@ describe("PayLater on two Medusa instances sharing one database", () => {
 
   /**
    * The pair on the Redis modules every test but the control runs on, started by the first test that
-   * needs it and stopped in afterAll: two boots are dearer than most of a test. Its start limit is
-   * raised for the double submit (three session starts from one client at once); nothing else here
-   * comes near the default.
+   * needs it and stopped in afterAll (or after a failed test): two boots are dearer than most of a
+   * test. With `fromBoot`, the window the caller reads starts at the pair's first line when this call
+   * boots it, so what the servers log while booting is checked too. (Store API budgets: 1000, from
+   * integration-tests/setup.js, which the servers inherit; the double submit needs three starts at once.)
    */
-  async function redisPair(): Promise<ServerPair> {
-    pair ??= await cluster!.startPair({
-      label: "redis",
-      env: { REDIS_URL, MEDUSA_REDIS_PREFIX: REDIS_PREFIX, PAYLATER_START_LIMIT_PER_CLIENT: "1000" },
-      backendIs: "A",
-      sandboxUrl: sandbox!.url,
-    })
-    return pair
+  async function redisPair(): Promise<{ servers: ServerPair; logged: LogWindow }> {
+    if (!pair) {
+      // A new label per boot: a pair booted after a failure writes new log files, the failed one's stay.
+      pair = await cluster!.startPair({ label: `redis-${++redisBoots}`, env: { REDIS_URL, MEDUSA_REDIS_PREFIX: REDIS_PREFIX }, backendIs: "A", sandboxUrl: sandbox!.url })
+      return { servers: pair, logged: await logWindow(pair, { A: 0, B: 0 }) }
+    }
+    return { servers: pair, logged: await logWindow(pair) }
   }
 
-  /** What each server logs from now on: `read()` returns only the lines written since this call. */
-  function logsFromNow(servers: ServerPair) {
-    const offset = (which: "A" | "B") => (fs.existsSync(servers.logFile(which)) ? fs.statSync(servers.logFile(which)).size : 0)
-    const from = { A: offset("A"), B: offset("B") }
-    const since = (which: "A" | "B") => fs.readFileSync(servers.logFile(which)).subarray(from[which]).toString("utf8")
-    return { read: () => ({ A: since("A"), B: since("B") }) }
+  /**
+   * What each server logs from `from` (default: now) on. Both ends of a window are read once the log
+   * files have stopped growing for a second: the servers' output reaches the files through a stream,
+   * and a line written just before a window must not land in it, nor one of the window's after it.
+   */
+  async function logWindow(servers: ServerPair, from?: Offsets): Promise<LogWindow> {
+    const start = from ?? (await settledSizes(servers))
+    return {
+      read: async () => {
+        const end = await settledSizes(servers)
+        if (servers === pair) checkedTo = end
+        const slice = (which: "A" | "B") => fs.readFileSync(servers.logFile(which)).subarray(start[which], end[which]).toString("utf8")
+        return { A: slice("A"), B: slice("B") }
+      },
+    }
   }
 
   /**
@@ -143,9 +168,18 @@ describe("PayLater on two Medusa instances sharing one database", () => {
     const s = sandbox!
     s.reset()
     s.clearFaults()
-    const servers = withRedis ? await redisPair() : await c.startPair({ label, env, backendIs: "A", sandboxUrl: s.url })
-    if (!withRedis) pair = servers
-    const logged = logsFromNow(servers)
+    let servers: ServerPair
+    let logged: LogWindow
+    if (withRedis) ({ servers, logged } = await redisPair())
+    else {
+      // The control: in-memory modules, a pair of its own; the shared pair is stopped meanwhile (four
+      // servers on two cores would skew what it observes) and booted again by a later test.
+      const shared = pair
+      pair = undefined
+      await shared?.stop()
+      servers = controlPair = await c.startPair({ label, env, backendIs: "A", sandboxUrl: s.url })
+      logged = await logWindow(servers, { A: 0, B: 0 })
+    }
     let run
     try {
       s.setWebhookUrl(`${servers.b.url}/paylater/webhooks`)
@@ -184,12 +218,12 @@ describe("PayLater on two Medusa instances sharing one database", () => {
       if (!withRedis) {
         const t = Date.now()
         await servers.stop()
-        pair = undefined
+        controlPair = undefined
         log(`${label}: servers stopped (${Date.now() - t} ms)`)
       }
     }
     // What the servers said about it: errors, and the plugin's own warnings (e.g. "refund it").
-    const logs = logged.read()
+    const logs = await logged.read()
     const errors = (["A", "B"] as const).flatMap((w) => serverLog(logs[w], "error").map((line) => `${w}: ${line}`))
     const payLaterWarnings = (["A", "B"] as const).flatMap((w) =>
       serverLog(logs[w], "warn")
@@ -246,8 +280,7 @@ describe("PayLater on two Medusa instances sharing one database", () => {
     s.clearFaults()
     // Only this test notifies, and only through Medusa's generic route.
     s.setWebhookUrl(null)
-    const servers = await redisPair()
-    const logged = logsFromNow(servers)
+    const { servers, logged } = await redisPair()
     let ledger: LedgerRow[] = []
     let answers: number[] = []
     let checkouts: Awaited<ReturnType<typeof prepareCheckouts>> = []
@@ -293,7 +326,7 @@ describe("PayLater on two Medusa instances sharing one database", () => {
     } catch (error) {
       throw withServerTails(error, servers)
     }
-    const { A, B } = logged.read()
+    const { A, B } = await logged.read()
     const logs = A + B
     const refusals = serverLog(logs, "warn").filter((line) => /webhook refused/.test(line))
     log(`generic route: answers ${answers.join(", ")}; ledger ${JSON.stringify(ledger.map(counts))}; refusals: ${refusals.join(" | ") || "none"}`)
@@ -319,7 +352,7 @@ describe("PayLater on two Medusa instances sharing one database", () => {
     s.reset()
     s.clearFaults()
     s.setWebhookUrl(null)
-    const servers = await redisPair()
+    const { servers } = await redisPair()
     const db = (text: string, values: unknown[]) => queryRows(c.databaseUrl, text, values)
     let outcome: { orders: number; captures: number; paid: string[]; owners: string[]; listed: string[] }
     try {
@@ -367,6 +400,10 @@ describe("PayLater on two Medusa instances sharing one database", () => {
         await new Promise((r) => setTimeout(r, 1000))
         outcome = await read()
       }
+      // Then until every queued notification has run (six were sent, each to both servers): a late
+      // second order or capture is counted here, and nothing of this test runs into the next one.
+      while (Date.now() < deadline && (await eventQueueBacklog(redis!, REDIS_PREFIX)) > 0) await new Promise((r) => setTimeout(r, 500))
+      outcome = await read()
     } catch (error) {
       throw withServerTails(error, servers)
     }
@@ -389,8 +426,7 @@ describe("PayLater on two Medusa instances sharing one database", () => {
     s.reset()
     s.clearFaults()
     const variantId = (c.seed as typeof c.seed & { stockedVariantId: string }).stockedVariantId
-    const servers = await redisPair()
-    const logged = logsFromNow(servers)
+    const { servers, logged } = await redisPair()
     const db = (text: string, values: unknown[]) => queryRows(c.databaseUrl, text, values)
     const [{ inventory_item_id: inventoryItemId }] = await db(`select inventory_item_id from product_variant_inventory_item where variant_id = $1 and deleted_at is null`, [variantId])
     const setStock = (quantity: number) =>
@@ -450,7 +486,7 @@ describe("PayLater on two Medusa instances sharing one database", () => {
     } catch (error) {
       throw withServerTails(error, servers)
     }
-    const { A, B } = logged.read()
+    const { A, B } = await logged.read()
     const logs = A + B
     const refusals = logs.split("\n").filter((line) => /Updating (Status|State) from/.test(line))
     log(`sold out: ${JSON.stringify(outcomes)}; engine refusals logged: ${refusals.length}`)
@@ -468,6 +504,21 @@ describe("PayLater on two Medusa instances sharing one database", () => {
         mismatch: 0,
       }))
     )
+  }))
+
+  // What a pair of its own per test used to check at each stop: the shared pair stops cleanly, and
+  // logs no error while stopping (its log after the last test's window).
+  it("the shared pair stops cleanly: no error logged after the last test", tracked(async () => {
+    const servers = pair
+    const from = checkedTo
+    if (!servers || !from) throw new Error("no shared pair ran a test before this one")
+    pair = undefined
+    checkedTo = undefined
+    await servers.stop()
+    await settledSizes(servers)
+    const tail = (which: "A" | "B") => fs.readFileSync(servers.logFile(which)).subarray(from[which]).toString("utf8")
+    const errors = (["A", "B"] as const).flatMap((w) => serverLog(tail(w), "error").map((line) => `${w}: ${line}`))
+    expect(errors).toEqual([])
   }))
 
   const observe = process.env.PAYLATER_MULTI_INSTANCE_CONTROL === "1" ? it : it.skip
@@ -519,4 +570,25 @@ function summarize(statuses: number[]): string {
 /** A failed step's error with the last lines of both servers, which keep running for the next test. */
 function withServerTails(error: unknown, servers: ServerPair): Error {
   return new Error(`${(error as Error).message}\n--- server A (${servers.logFile("A")}) ---\n${servers.tail("A")}\n--- server B (${servers.logFile("B")}) ---\n${servers.tail("B")}`)
+}
+
+type Offsets = { A: number; B: number }
+type LogWindow = { read(): Promise<{ A: string; B: string }> }
+
+/** Both servers' log sizes once neither has grown for a second (at most 10 s of waiting). */
+async function settledSizes(servers: ServerPair): Promise<Offsets> {
+  const sizes = (): Offsets => {
+    const of = (which: "A" | "B") => (fs.existsSync(servers.logFile(which)) ? fs.statSync(servers.logFile(which)).size : 0)
+    return { A: of("A"), B: of("B") }
+  }
+  let last = sizes()
+  let quietSince = Date.now()
+  const giveUp = Date.now() + 10_000
+  while (Date.now() - quietSince < 1000 && Date.now() < giveUp) {
+    await new Promise((r) => setTimeout(r, 200))
+    const now = sizes()
+    if (now.A !== last.A || now.B !== last.B) quietSince = Date.now()
+    last = now
+  }
+  return last
 }
