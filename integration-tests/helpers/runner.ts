@@ -35,7 +35,6 @@ export const WEBHOOK_DELAY_ENV = "PAYLATER_WEBHOOK_DELAY_MS"
 /** Long enough that a return and its webhook still arrive in either order; short enough to not wait. */
 export const TEST_WEBHOOK_DELAY_MS = "200"
 
-
 /** `CREATE DATABASE name TEMPLATE template`, retried while another copy briefly holds the template. */
 export async function copyTemplate(template: string, name: string): Promise<void> {
   const client = connectionTo("postgres")

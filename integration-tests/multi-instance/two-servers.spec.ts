@@ -4,8 +4,8 @@
  *
  * One database is migrated and seeded once (Medusa CLI), one pair of servers on the Redis modules is
  * started once for every test (each test reads only what the servers logged during it), the PayLater
- * sandbox runs in this process with its webhook target at server B, and for many checkouts at the same moment the shopper's return
- * redirect hits server A while the webhook, its duplicate and a manual re-send hit server B (see
+ * sandbox runs in this process with its webhook target at server B, and for many checkouts at the
+ * same moment the shopper's return redirect hits server A while the webhook, its duplicate and a manual re-send hit server B (see
  * race.ts). With the Redis modules of medusa-config.ts (REDIS_URL) every checkout must end with
  * exactly one order, one payment and one capture, and no request may get a 5xx.
  *
@@ -129,8 +129,8 @@ describe("PayLater on two Medusa instances sharing one database", () => {
   /**
    * The pair on the Redis modules every test but the control runs on, started by the first test that
    * needs it and stopped in afterAll (or after a failed test): two boots are dearer than most of a
-   * test. With `fromBoot`, the window the caller reads starts at the pair's first line when this call
-   * boots it, so what the servers log while booting is checked too. (Store API budgets: 1000, from
+   * test. When this call boots the pair, the caller's log window starts at the pair's first line, so
+   * what the servers log while booting is checked too. (Store API budgets: 1000, from
    * integration-tests/setup.js, which the servers inherit; the double submit needs three starts at once.)
    */
   async function redisPair(): Promise<{ servers: ServerPair; logged: LogWindow }> {
@@ -224,12 +224,8 @@ describe("PayLater on two Medusa instances sharing one database", () => {
     }
     // What the servers said about it: errors, and the plugin's own warnings (e.g. "refund it").
     const logs = await logged.read()
-    const errors = (["A", "B"] as const).flatMap((w) => serverLog(logs[w], "error").map((line) => `${w}: ${line}`))
-    const payLaterWarnings = (["A", "B"] as const).flatMap((w) =>
-      serverLog(logs[w], "warn")
-        .filter((line) => /^PayLater/.test(line))
-        .map((line) => `${w}: ${line}`)
-    )
+    const errors = linesAt(logs, "error")
+    const payLaterWarnings = linesAt(logs, "warn").filter((line) => /^[AB]: PayLater/.test(line))
     log(
       `${label}: ${run.checkouts.length} checkouts raced and settled in ${run.raceMs} ms; ${run.newOrders} orders placed, ` +
         `${run.rolledBackOrders} created and rolled back; webhook answers ${summarize(run.webhookAnswers)}; ` +
@@ -514,11 +510,9 @@ describe("PayLater on two Medusa instances sharing one database", () => {
     if (!servers || !from) throw new Error("no shared pair ran a test before this one")
     pair = undefined
     checkedTo = undefined
+    const rest = await logWindow(servers, from)
     await servers.stop()
-    await settledSizes(servers)
-    const tail = (which: "A" | "B") => fs.readFileSync(servers.logFile(which)).subarray(from[which]).toString("utf8")
-    const errors = (["A", "B"] as const).flatMap((w) => serverLog(tail(w), "error").map((line) => `${w}: ${line}`))
-    expect(errors).toEqual([])
+    expect(linesAt(await rest.read(), "error")).toEqual([])
   }))
 
   const observe = process.env.PAYLATER_MULTI_INSTANCE_CONTROL === "1" ? it : it.skip
@@ -570,6 +564,11 @@ function summarize(statuses: number[]): string {
 /** A failed step's error with the last lines of both servers, which keep running for the next test. */
 function withServerTails(error: unknown, servers: ServerPair): Error {
   return new Error(`${(error as Error).message}\n--- server A (${servers.logFile("A")}) ---\n${servers.tail("A")}\n--- server B (${servers.logFile("B")}) ---\n${servers.tail("B")}`)
+}
+
+/** The lines a level logged on either server, each marked with its server ("A: …"). */
+function linesAt(logs: { A: string; B: string }, level: "error" | "warn"): string[] {
+  return (["A", "B"] as const).flatMap((w) => serverLog(logs[w], level).map((line) => `${w}: ${line}`))
 }
 
 type Offsets = { A: number; B: number }
