@@ -18,7 +18,8 @@ const transform = {
 
 const shared = {
   transform,
-  testEnvironment: "node",
+  // jest's node environment that also counts each file's CPU-seconds (scripts/test.js prints them).
+  testEnvironment: "<rootDir>/scripts/lib/cpu-counting-environment.js",
   moduleFileExtensions: ["js", "ts", "tsx", "json"],
   modulePathIgnorePatterns: ["dist/", "<rootDir>/.medusa/"],
 }

@@ -40,7 +40,29 @@ function log(line) {
   console.log(`[test] ${line}`)
 }
 
-function summarize(resultsFile, tier) {
+/** Each test file's CPU-seconds, by path, as scripts/lib/cpu-counting-environment.js wrote them. */
+function suiteCpu(dir) {
+  const byPath = new Map()
+  if (!fs.existsSync(dir)) return byPath
+  for (const file of fs.readdirSync(dir)) {
+    const { testPath, cpuSeconds } = JSON.parse(fs.readFileSync(path.join(dir, file), "utf8"))
+    byPath.set(testPath, cpuSeconds)
+  }
+  return byPath
+}
+
+/** CPU-seconds the whole machine spent busy so far (/proc/stat; null where there is none). */
+function machineBusySeconds() {
+  try {
+    const [, ...ticks] = fs.readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).map(Number)
+    // user nice system idle iowait irq softirq steal: busy is all but idle and iowait.
+    return (ticks.slice(0, 8).reduce((a, b) => a + b, 0) - ticks[3] - ticks[4]) / 100
+  } catch {
+    return null
+  }
+}
+
+function summarize(resultsFile, tier, cpuByPath) {
   const results = JSON.parse(fs.readFileSync(resultsFile, "utf8"))
   for (const suite of results.testResults) {
     if (suite.status === "failed" && suite.assertionResults.length === 0) {
@@ -50,11 +72,22 @@ function summarize(resultsFile, tier) {
   }
   // Where the time goes: the slowest suites, so a run's log shows what to look at when it grows.
   const bySeconds = results.testResults
-    .map((suite) => ({ name: path.relative(root, suite.name), seconds: (suite.endTime - suite.startTime) / 1000 }))
+    .map((suite) => ({
+      name: path.relative(root, suite.name),
+      seconds: (suite.endTime - suite.startTime) / 1000,
+      cpuSeconds: cpuByPath.has(suite.name) ? Math.round(cpuByPath.get(suite.name)) : null,
+    }))
     .filter((suite) => Number.isFinite(suite.seconds))
     .sort((a, b) => b.seconds - a.seconds)
+  // Wall time depends on what ran beside a suite; its CPU-seconds are what it costs a CPU-bound run.
   for (const suite of bySeconds.slice(0, 12)) {
-    console.log(`[test] ${suite.seconds.toFixed(1).padStart(7)} s  ${suite.name}`)
+    const cpu = suite.cpuSeconds === null ? "" : `${String(suite.cpuSeconds).padStart(5)} CPU-s  `
+    console.log(`[test] ${suite.seconds.toFixed(1).padStart(7)} s  ${cpu}${suite.name}`)
+  }
+  const counted = bySeconds.filter((suite) => suite.cpuSeconds !== null)
+  if (counted.length) {
+    const total = counted.reduce((n, suite) => n + suite.cpuSeconds, 0)
+    console.log(`[test] jest ${tier}: its ${counted.length} files used ${total.toLocaleString("en")} CPU-s (each file's worker and the processes it started)`)
   }
   const slowTests = results.testResults
     .flatMap((suite) =>
@@ -160,6 +193,10 @@ async function runTier(tier, baseEnv, { passWithNoTests, prepared = null }) {
   const resultsDir = path.join(root, ".tmp")
   fs.mkdirSync(resultsDir, { recursive: true })
   const resultsFile = path.join(resultsDir, `jest-results-${tier}-${process.pid}.json`)
+  const cpuDir = path.join(resultsDir, `suite-cpu-${tier}-${process.pid}`)
+  fs.rmSync(cpuDir, { recursive: true, force: true })
+  env.PAYLATER_SUITE_CPU_DIR = cpuDir
+  const busyAtStart = machineBusySeconds()
   const jestBin = require.resolve("jest/bin/jest")
   // Suites run in jest's worker processes, never in jest's own (a single process that ran every
   // suite kept part of each one's module registry alive and outgrew node's default heap at its
@@ -198,8 +235,11 @@ async function runTier(tier, baseEnv, { passWithNoTests, prepared = null }) {
 
   const seconds = (Date.now() - started) / 1000
   if (!fs.existsSync(resultsFile)) return { name: tier, seconds, passed: 0, failed: 1, skipped: 0, code: code || 1 }
-  const counts = summarize(resultsFile, tier)
+  const busy = busyAtStart === null ? null : machineBusySeconds() - busyAtStart
+  if (busy !== null) log(`jest ${tier}: the machine was busy ${Math.round(busy).toLocaleString("en")} CPU-s meanwhile (/proc/stat: this tier, and whatever ran beside it)`)
+  const counts = summarize(resultsFile, tier, suiteCpu(cpuDir))
   fs.rmSync(resultsFile, { force: true })
+  fs.rmSync(cpuDir, { recursive: true, force: true })
   // Each suite's seconds, kept for comparing runs (e.g. what a change to the boots saved).
   fs.writeFileSync(path.join(resultsDir, `test-times-${tier}.json`), `${JSON.stringify({ seconds, suites: counts.suites, tests: counts.tests }, null, 2)}\n`)
   return { name: tier, seconds, ...counts, code }
