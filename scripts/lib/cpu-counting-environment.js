@@ -3,6 +3,8 @@
 // while its CPU-seconds are what it costs the run. Counted: the jest worker's own CPU during the file,
 // and that of the child processes the file started and that ended before it did (Medusa servers,
 // npm, pnpm, next build, Chromium: the kernel adds a reaped child's CPU to its parent's cutime/cstime).
+// A lower bound: a process still running when the file ends, or one re-parented away from the worker
+// (a daemon), is not counted, and neither is the machine's PostgreSQL working for the file.
 // Written to PAYLATER_SUITE_CPU_DIR when scripts/test.js sets it; nothing otherwise.
 const fs = require("node:fs")
 const path = require("node:path")
