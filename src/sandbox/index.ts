@@ -8,8 +8,7 @@ import { newPayLaterOrderId } from "./ids"
 import { resolveOptions } from "./options"
 import { Timers } from "./state"
 import { rtpActions } from "./rtp"
-import { API_BASE_PATH, createRequestHandler } from "./server"
-import { TOKEN_PATH } from "./token"
+import { createRequestHandler } from "./server"
 import type {
   DeliveryRecord,
   FaultSpec,

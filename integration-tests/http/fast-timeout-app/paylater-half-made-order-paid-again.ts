@@ -7,7 +7,7 @@
  * paid), the order's money is counted over all its collections: the checkout payment is the extra
  * one, listed and refunded, and the order holds exactly one payment.
  */
-import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import { createOrderPaymentCollectionWorkflow, markPaymentCollectionAsPaid } from "@medusajs/medusa/core-flows"
 import { useSeededStore } from "../../helpers/seeded-store"
 import type { SandboxHandle } from "../../helpers/sandbox"

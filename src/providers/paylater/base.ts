@@ -317,9 +317,6 @@ export abstract class PayLaterBaseProvider extends AbstractPaymentProvider<PayLa
   /** PayLater has no cancel operation: an unpaid link simply expires, a paid one needs a refund. */
   async cancelPayment(input: CancelPaymentInput): Promise<CancelPaymentOutput> {
     const data = (input.data ?? {}) as PayLaterSessionData
-    // Whether PayLater took the money is the ledger's to say; the data only names the attempt.
-    const key = text(data, "paylater_order_id")
-    const row = key ? await this.ledger().findAttempt(key) : null
     // PayLater has no void: money it holds leaves it only by a refund. Medusa's record of it canceled
     // (its cart completion's rollback cancels the payment it authorized when a later step fails)
     // would leave money PayLater holds that no Medusa record counts, and an order placed with it
@@ -330,7 +327,11 @@ export abstract class PayLaterBaseProvider extends AbstractPaymentProvider<PayLa
     // authorization that failed before any payment was written names none, and then rethrows the
     // authorization's own error, which a refusal here would replace: nothing is recorded to keep.
     const payment = input.context?.idempotency_key
-    if (payment && row?.state === "paid" && !(await this.ledger().moneyGivenBack(row.paylater_order_id))) {
+    if (!payment) return { data }
+    // Whether PayLater took the money is the ledger's to say; the data only names the attempt.
+    const key = text(data, "paylater_order_id")
+    const row = key ? await this.ledger().findAttempt(key) : null
+    if (row?.state === "paid" && !(await this.ledger().moneyGivenBack(row.paylater_order_id))) {
       this.logger_.warn(`PayLater: Medusa asked to cancel payment ${payment} of ${logRef(row.paylater_order_id)}, which PayLater holds as paid: kept (PayLater takes money back only by a refund).`)
       throw new MedusaError(MedusaError.Types.NOT_ALLOWED, "PayLater holds this payment as paid and has no cancel: it goes back to the shopper only by a refund.")
     }

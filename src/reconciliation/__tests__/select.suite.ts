@@ -1,8 +1,6 @@
 import type { AttemptRecord } from "../../modules/paylater-ledger/ledger-port"
 import { nextAskAt } from "../../modules/paylater-ledger/attempt-state"
 const TWO_HOURS = 2 * 3600_000
-import { readReconcileOptions } from "../../providers/paylater/reconcile-options"
-import { reconcileSchedule } from "../schedule"
 import {
   payLaterLooksDown,
   runPool,
