@@ -45,8 +45,12 @@ function suiteCpu(dir) {
   const byPath = new Map()
   if (!fs.existsSync(dir)) return byPath
   for (const file of fs.readdirSync(dir)) {
-    const { testPath, cpuSeconds } = JSON.parse(fs.readFileSync(path.join(dir, file), "utf8"))
-    byPath.set(testPath, cpuSeconds)
+    try {
+      const { testPath, cpuSeconds } = JSON.parse(fs.readFileSync(path.join(dir, file), "utf8"))
+      byPath.set(testPath, cpuSeconds)
+    } catch {
+      // A figure, not a test: a file cut short leaves its suite without one.
+    }
   }
   return byPath
 }
@@ -55,8 +59,9 @@ function suiteCpu(dir) {
 function machineBusySeconds() {
   try {
     const [, ...ticks] = fs.readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).map(Number)
-    // user nice system idle iowait irq softirq steal: busy is all but idle and iowait.
-    return (ticks.slice(0, 8).reduce((a, b) => a + b, 0) - ticks[3] - ticks[4]) / 100
+    // user nice system idle iowait irq softirq steal: busy is user to softirq but idle and iowait
+    // (steal is the hypervisor's, not work done here).
+    return (ticks.slice(0, 7).reduce((a, b) => a + b, 0) - ticks[3] - ticks[4]) / 100
   } catch {
     return null
   }
@@ -234,7 +239,10 @@ async function runTier(tier, baseEnv, { passWithNoTests, prepared = null }) {
   }
 
   const seconds = (Date.now() - started) / 1000
-  if (!fs.existsSync(resultsFile)) return { name: tier, seconds, passed: 0, failed: 1, skipped: 0, code: code || 1 }
+  if (!fs.existsSync(resultsFile)) {
+    fs.rmSync(cpuDir, { recursive: true, force: true })
+    return { name: tier, seconds, passed: 0, failed: 1, skipped: 0, code: code || 1 }
+  }
   const busy = busyAtStart === null ? null : machineBusySeconds() - busyAtStart
   if (busy !== null) log(`jest ${tier}: the machine was busy ${Math.round(busy).toLocaleString("en")} CPU-s meanwhile (/proc/stat: this tier, and whatever ran beside it)`)
   const counts = summarize(resultsFile, tier, suiteCpu(cpuDir))

@@ -3,29 +3,19 @@
 // while its CPU-seconds are what it costs the run. Counted: the jest worker's own CPU during the file,
 // and that of the child processes the file started and that ended before it did (Medusa servers,
 // npm, pnpm, next build, Chromium: the kernel adds a reaped child's CPU to its parent's cutime/cstime).
-// A lower bound: a process still running when the file ends, or one re-parented away from the worker
-// (a daemon), is not counted, and neither is the machine's PostgreSQL working for the file.
+// Not counted: the machine's PostgreSQL working for the file, and a process re-parented away from the
+// worker (a daemon). A child still running when the file ends is counted in whichever later file of
+// the same worker it ends in (the suites wait for theirs).
 // Written to PAYLATER_SUITE_CPU_DIR when scripts/test.js sets it; nothing otherwise.
 const fs = require("node:fs")
 const path = require("node:path")
 const crypto = require("node:crypto")
 const { TestEnvironment } = require("jest-environment-node")
-
-// Linux's clock tick for /proc's times (USER_HZ): 100 on every kernel these machines run.
-const TICKS_PER_SECOND = 100
+const { cpuSeconds } = require("./cpu-seconds")
 
 function cpuSecondsSoFar() {
-  const own = process.cpuUsage()
-  let children = 0
-  try {
-    const stat = fs.readFileSync("/proc/self/stat", "utf8")
-    // Fields after "(comm) ": state is field 3, cutime 16 and cstime 17 (proc(5)).
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
-    children = (Number(fields[13]) + Number(fields[14])) / TICKS_PER_SECOND
-  } catch {
-    // Not Linux: the worker's own CPU only.
-  }
-  return (own.user + own.system) / 1e6 + children
+  const { own, children } = cpuSeconds()
+  return own + children
 }
 
 class CpuCountingEnvironment extends TestEnvironment {
@@ -39,10 +29,14 @@ class CpuCountingEnvironment extends TestEnvironment {
     await super.teardown()
     const dir = process.env.PAYLATER_SUITE_CPU_DIR
     if (!dir) return
-    const cpuSeconds = cpuSecondsSoFar() - this.cpuAtStart
+    const used = cpuSecondsSoFar() - this.cpuAtStart
     const name = crypto.createHash("sha1").update(this.testPath).digest("hex").slice(0, 16)
-    fs.mkdirSync(dir, { recursive: true })
-    fs.writeFileSync(path.join(dir, `${name}.json`), JSON.stringify({ testPath: this.testPath, cpuSeconds }))
+    try {
+      fs.mkdirSync(dir, { recursive: true })
+      fs.writeFileSync(path.join(dir, `${name}.json`), JSON.stringify({ testPath: this.testPath, cpuSeconds: used }))
+    } catch {
+      // A figure, not a test: a full disk must not fail the file that ran.
+    }
   }
 }
 
