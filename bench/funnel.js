@@ -32,6 +32,7 @@ const { Client } = require("pg")
 const { startStack } = require("./lib/stack")
 const { registerTs } = require("./lib/ts")
 const { cpuMs, rssMiB, sleep } = require("./lib/proc")
+const { procCpu } = require("../scripts/lib/proc-cpu")
 const { bounded, percentile, round: r2, SMOKE } = require("./lib/stats")
 const { report, machine } = require("./lib/report")
 
@@ -128,16 +129,13 @@ function postgresCpuMs() {
   const pidFile = path.join(dir, "postmaster.pid")
   if (!fs.existsSync(pidFile)) return null
   const master = Number(fs.readFileSync(pidFile, "utf8").split("\n")[0])
-  const statOf = (pid) => {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8")
-    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")
-  }
-  const m = statOf(master)
-  let total = ((Number(m[11]) + Number(m[12]) + Number(m[13]) + Number(m[14])) * 1000) / 100
+  const m = procCpu(master)
+  let total = (m.own + m.children) * 1000
   for (const entry of fs.readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue
     try {
-      if (Number(statOf(entry)[1]) === master) total += cpuMs(Number(entry))
+      const other = procCpu(entry)
+      if (other.parent === master) total += other.own * 1000
     } catch {
       // Gone since the listing: its time is in the postmaster's reaped children now.
     }

@@ -20,7 +20,7 @@ const smoke = args.includes("--smoke")
 // Before ./lib/report is loaded: it picks the results folder by smoke mode.
 if (smoke) process.env.BENCH_SMOKE = "1"
 const { RESULTS_DIR, machine } = require("./lib/report")
-const { cpuSeconds } = require("../scripts/lib/cpu-seconds")
+const { selfCpu } = require("../scripts/lib/proc-cpu")
 
 const ALL = ["verify", "outbound-calls", "checkout-time", "webhook-ack", "webhook-memory", "checkout-storm", "settlement", "reconciliation-backlog", "funnel", "fault-campaign"]
 // Those that run on the smoke run's shared stack (the others need a server of their own, or, verify,
@@ -53,7 +53,7 @@ for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
 function run(name, names = []) {
   return new Promise((resolve) => {
     const started = Date.now()
-    const cpuAtStart = cpuSeconds().children
+    const cpuAtStart = selfCpu()?.children ?? null
     let timedOut = false
     const script = name === "smoke-shared" ? path.join(__dirname, "lib", "smoke-shared.js") : path.join(__dirname, `${name}.js`)
     current = spawn(process.execPath, [script, ...names], { stdio: "inherit" })
@@ -69,7 +69,8 @@ function run(name, names = []) {
       if (signal && !timedOut) process.exit(130)
       // What it cost the machine: the benchmark's process and every process it started and stopped
       // (servers, PostgreSQL when embedded), whatever ran beside it.
-      const cpu = Math.round(cpuSeconds().children - cpuAtStart)
+      const cpuNow = selfCpu()?.children ?? null
+      const cpu = cpuAtStart === null || cpuNow === null ? null : Math.round(cpuNow - cpuAtStart)
       resolve({ code: timedOut ? 1 : code, timedOut, seconds: Math.round((Date.now() - started) / 1000), cpu })
     })
   })
@@ -79,6 +80,8 @@ async function main() {
   const at = machine()
   console.log(`benchmarks${smoke ? " (smoke)" : ""}: ${wanted.join(", ")}; ${at.cpus} cpus, load ${at.loadavg.join(", ")}, ${at.date}`)
   const rows = []
+  // CPU-seconds of every run (the shared stack's group counted once, not once per row).
+  let cpuTotal = 0
   const resultOf = (name) => {
     const file = path.join(RESULTS_DIR, `${name}.json`)
     return fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, "utf8")) : null
@@ -89,11 +92,13 @@ async function main() {
     console.log(`\n===== on one shared stack: ${group.join(", ")}`)
     // Each of the group counts by its own result file: one that failed wrote none.
     const { seconds, cpu, timedOut } = await run("smoke-shared", group)
+    cpuTotal += cpu ?? 0
     for (const name of group) rows.push({ name, seconds, cpu, shared: true, result: resultOf(name), timedOut })
   }
   for (const name of wanted.filter((n) => !group.includes(n))) {
     console.log(`\n===== ${name}${smoke ? " (smoke)" : ""}`)
     const { code, seconds, cpu, timedOut } = await run(name)
+    cpuTotal += cpu ?? 0
     // A run that reported and still exited non-zero (the fault campaign's violations) failed: its
     // headline (with the seed that replays it) goes on the verdict line, the one CI's log keeps.
     rows.push({ name, seconds, cpu, result: code === 0 ? resultOf(name) : null, reported: code === 0 ? null : resultOf(name), timedOut })
@@ -102,12 +107,10 @@ async function main() {
   for (const { name, seconds, cpu, result, reported, timedOut, shared } of rows) {
     const verdict = !result ? (timedOut ? "TIMED OUT" : reported ? "FAILED" : "FAILED TO RUN") : smoke ? "ran" : result.met ? "met" : "MISSED"
     const why = reported?.headline ? `: ${reported.headline}` : ""
-    const took = `${seconds} s, ${cpu} CPU-s`
+    const took = cpu === null ? `${seconds} s` : `${seconds} s, ${cpu} CPU-s`
     console.log(`\n${name.padEnd(15)} ${verdict.padEnd(13)} (${shared ? `shared stack, ${took} for the group` : took})${why}`)
     if (result) console.log(`  goal: ${result.goal}\n  ${result.headline}`)
   }
-  // Each shared-stack row carries the group's figure once: counted once.
-  const cpuTotal = rows.filter((r, i) => !r.shared || rows.findIndex((o) => o.shared) === i).reduce((n, r) => n + r.cpu, 0)
   console.log(`\nCPU-seconds used by the benchmarks' processes and those they started: ${cpuTotal}`)
   const failed = rows.filter((r) => !r.result).length
   if (smoke) console.log(`\n${rows.length - failed} passed, ${failed} failed`)

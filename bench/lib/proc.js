@@ -1,15 +1,11 @@
 // What the kernel says about the Medusa server process: CPU time used (to price deferred work that
 // happens after a request was answered) and resident memory (VmRSS).
 const fs = require("node:fs")
-
-const TICKS_PER_SECOND = 100 // USER_HZ on Linux
+const { procCpu } = require("../../scripts/lib/proc-cpu")
 
 /** utime + stime of the process, in milliseconds. */
 function cpuMs(pid) {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8")
-  // Field 2 (comm) may contain spaces: count from the closing parenthesis.
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND
+  return procCpu(pid).own * 1000
 }
 
 /** VmRSS in MiB (/proc/<pid>/status reports kB). */
