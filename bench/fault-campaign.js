@@ -66,6 +66,9 @@ const ARMED_PATIENCE_MS = SMOKE ? 90_000 : 120_000
 const FINAL_WAIT_MS = SMOKE ? 240_000 : 600_000
 // The longest a paid row waits for its next question (ASK_BACKOFF_MAX_MS, 30 min) and a run after it.
 const MAX_ASK_WAIT_MS = 32 * 60_000
+// The longest an unsent Medusa refund waits to be listed: the store's refund stale bound (the provider's
+// sent-once bound, minutes at most) and a reconciliation run.
+const UNSENT_REFUND_WAIT_MS = 6 * 60_000
 
 const say = (line) => process.stdout.write(`[campaign] ${line}\n`)
 
@@ -195,10 +198,14 @@ async function main() {
       if (work.unownedLastPaid) deadline = Math.max(deadline, Math.min(work.unownedLastPaid + OWNER_BOUND_MS + 120_000, Date.now() + MAX_ASK_WAIT_MS))
       // A paid row being placed (or placed again after a kill): until its next try, and a minute for it.
       if (work.unplaced) deadline = Math.max(deadline, Math.min((work.unplacedNextTry ?? Date.now()) + 60_000, Date.now() + MAX_ASK_WAIT_MS))
+      // A Medusa refund a kill left unsent: until recovery lists it (past the refund stale bound, a
+      // few minutes at most), and a minute for its run.
+      if (work.unsentRefunds) deadline = Math.max(deadline, Math.min(work.unsentRefundsNewest + UNSENT_REFUND_WAIT_MS, Date.now() + MAX_ASK_WAIT_MS))
       const settled =
         work.dueRows === 0 &&
         work.dueRefunds === 0 &&
         work.pendingRefunds === 0 &&
+        work.unsentRefunds === 0 &&
         work.paidOpen === 0 &&
         work.unowned === 0 &&
         work.unplaced === 0 &&
@@ -207,7 +214,7 @@ async function main() {
       await sleep(5000)
     }
     say(
-      `final: ${work.dueRows} rows still due, ${work.paidOpen} paid at PayLater still open in the ledger, ${work.unplaced} paid rows being placed, ${work.unowned} paid orders without a recorded owner, ${work.dueRefunds} automatic refunds due, ${work.pendingRefunds} refunds pending, ${work.runs} reconciliation runs since the faults stopped`
+      `final: ${work.dueRows} rows still due, ${work.paidOpen} paid at PayLater still open in the ledger, ${work.unplaced} paid rows being placed, ${work.unowned} paid orders without a recorded owner, ${work.dueRefunds} automatic refunds due, ${work.pendingRefunds} refunds pending, ${work.unsentRefunds} Medusa refunds unsent and not yet listed, ${work.runs} reconciliation runs since the faults stopped`
     )
 
     const recs = await records.readRecords({ databaseUrl, sandbox, since, seed: SEED, askSlackMs: ASK_SLACK_MS })

@@ -3,6 +3,12 @@
 // orders, payments, refunds) and the plugin's ledger tables. Only what the campaign created (rows
 // since it started): the database may hold earlier runs.
 const { Client } = require("pg")
+const { registerTs } = require("../ts")
+
+registerTs()
+// The recovery's own names for what it has done with a refund (src/providers, src/reconciliation).
+const { BOOKING_METADATA_KEY } = require("../../../src/providers/paylater/refund-guard.ts")
+const { unsentRefundKeyOf } = require("../../../src/reconciliation/unsent-refunds.ts")
 
 // The campaign's own connections carry this name: dropping "every connection" spares them (they are
 // the observer, not the system under test).
@@ -239,6 +245,20 @@ async function pendingWork(databaseUrl, since, after, askSlackMs, paidAtPayLater
       `select count(*)::int as n from paylater_refund_attempt where status = 'pending' and deleted_at is null and created_at >= $1`,
       [since]
     )
+    // Medusa refund records of PayLater payments that no refund attempt names and nobody listed yet: a
+    // process killed between Medusa's write and the refund guard's. Recovery lists each once it is past
+    // the stale bound (src/reconciliation/unsent-refunds.ts); judged before, it reads as refunds_sound.
+    const unsentRefunds = (
+      await db.query(
+        `select count(*)::int as n, max(r.created_at) as newest
+           from refund r join payment p on p.id = r.payment_id
+          where r.deleted_at is null and r.created_at >= $1 and p.provider_id like 'pp_paylater%'
+            and coalesce(r.metadata ->> $2, '') = ''
+            and not exists (select 1 from paylater_refund_attempt a where a.medusa_refund_id = r.id and a.status <> 'failed' and a.deleted_at is null)
+            and not exists (select 1 from paylater_attention t where t.deleted_at is null and t.dedupe_key = $3 || r.id)`,
+        [since, BOOKING_METADATA_KEY, unsentRefundKeyOf("")]
+      )
+    ).rows[0]
     // Paid rows no order was recorded for and nobody listed, split by whether their cart is an order:
     // - unowned (it is: a completion that died part-way, or no signal since): the job decides each
     //   once the owner decision's bound has passed, counted from the later of the payment and the order;
@@ -267,6 +287,8 @@ async function pendingWork(databaseUrl, since, after, askSlackMs, paidAtPayLater
       dueRows: due.rows[0].n,
       dueRefunds: refunds.rows[0].n,
       pendingRefunds: pendingRefunds.rows[0].n,
+      unsentRefunds: unsentRefunds.n,
+      unsentRefundsNewest: unsentRefunds.newest ? new Date(unsentRefunds.newest).getTime() : null,
       runs: runs.rows[0].n,
       paidOpen: paidOpen.n,
       paidOpenNextAsk: paidOpen.last_ask ? new Date(paidOpen.last_ask).getTime() : null,
