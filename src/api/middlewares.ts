@@ -4,6 +4,7 @@ import { guardPayLaterStart } from "./store/paylater/start-guard"
 import { oneStartAtATime } from "./store/paylater/one-start-at-a-time"
 import { finishAbandonedStoreCompletion } from "./store/carts/abandoned-completion-cleanup"
 import { inCartCompletionScope } from "./store/carts/completion-scope"
+import { refundOnlyTheOrdersMoney } from "./admin/payments/order-page-refund"
 
 export default defineMiddlewares({
   routes: [
@@ -31,6 +32,13 @@ export default defineMiddlewares({
       // The route's completion runs in the completion scope: its rollback refunds no PayLater payment
       // no order holds (completion-scope.ts).
       middlewares: [finishAbandonedStoreCompletion, inCartCompletionScope],
+    },
+    {
+      // The order page's Refund books the refund on the order: only the order's own PayLater money
+      // is refunded there (order-page-refund.ts); money extra to it goes back from Settings → PayLater.
+      matcher: "/admin/payments/:id/refund",
+      method: ["POST"],
+      middlewares: [refundOnlyTheOrdersMoney],
     },
   ],
 })

@@ -82,14 +82,16 @@ async function collectionOfRow(container: MedusaContainer, row: AttemptRecord): 
  * yet, it is recorded on the row (the only writer of a row's `order_id`), and the row's open items
  * on Settings → PayLater close with a note (while nothing of it was refunded; after a refund, the
  * money plan's list step): from then on it is the order's, whatever happens to sessions or carts.
- * Every money action calls this at the moment it acts.
+ * Every money action calls this at the moment it acts. `record: false` only looks: for a caller that
+ * holds none of the money's locks and acts on Medusa's records alone (the order page's Refund), so
+ * recording, and finishing a half-made order, is left to the roads that hold them.
  */
-export async function whoseMoney(container: MedusaContainer, row: AttemptRecord, now: Date = new Date()): Promise<Owner> {
+export async function whoseMoney(container: MedusaContainer, row: AttemptRecord, now: Date = new Date(), { record = true } = {}): Promise<Owner> {
   const quick = decideOwner(row, null, now)
   if (quick.owner === "not_paid" || quick.owner === "this_order") return quick
   const collectionId = await collectionOfRow(container, row)
   const owner = decideOwner(row, collectionId ? await collectionMoneyOf(container, collectionId) : null, now)
-  if (owner.owner === "this_order" && (await recordOwner(container, row, collectionId!, owner)) === undefined) {
+  if (record && owner.owner === "this_order" && (await recordOwner(container, row, collectionId!, owner)) === undefined) {
     // The order is gone since it was read (a failed completion's leftover, undone): decided again from what is there now.
     return decideOwner(row, await collectionMoneyOf(container, collectionId!), now)
   }

@@ -42,11 +42,20 @@ async function medusaPaymentOf(container: MedusaContainer, row: AttemptRecord): 
   return payment ? { id: payment.id, canceled: !!payment.canceled_at, captured: !!payment.captured_at } : null
 }
 
-/** The facts the money plan is decided from, read now (callers hold the money's locks). */
-export async function moneyFactsOf(container: MedusaContainer, ledger: PayLaterLedgerModuleService, row: AttemptRecord, now: Date): Promise<MoneyFacts> {
+/**
+ * The facts the money plan is decided from, read now (callers hold the money's locks, or pass
+ * `record: false` and only look: whoseMoney).
+ */
+export async function moneyFactsOf(
+  container: MedusaContainer,
+  ledger: PayLaterLedgerModuleService,
+  row: AttemptRecord,
+  now: Date,
+  options: { record?: boolean } = {}
+): Promise<MoneyFacts> {
   const payment = await medusaPaymentOf(container, row)
   const [owner, refunds, session] = await Promise.all([
-    whoseMoney(container, row, now),
+    whoseMoney(container, row, now, options),
     refundFactsOf(ledger, row.paylater_order_id, row.amount),
     medusaSessionOf(container, row, payment),
   ])

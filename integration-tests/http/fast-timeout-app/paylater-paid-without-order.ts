@@ -20,6 +20,7 @@ import type { SuiteOptions } from "../../helpers/shared-app"
 import { PAYLATER_PROVIDER_ID } from "../../helpers/seed"
 import { createAdminUser, startCheckout, type AdminAuth } from "../../helpers/store-client"
 import { eventually, ledgerForCart } from "../paylater-link/ledger"
+import { orderFigures } from "../paylater-link/order-figures"
 import { decideOnLink, followToApp } from "../paylater-link/shopper"
 import { payThenSellOut } from "../paylater-paid-without-order/sold-out"
 import { createStockedVariant, type StockedVariant } from "../paylater-paid-without-order/stock"
@@ -215,9 +216,19 @@ export function paidWithoutOrder({ api, getContainer }: SuiteOptions, paylater: 
   it("shows on the order card who refunded the extra payment from Settings → PayLater", async () => {
     const { sessionId, item, orderId } = await paidTwice()
     paylater().advanceClock(12 * MINUTE)
+    const figures = () => orderFigures(api, admin, getContainer(), orderId)
+    const before = await figures()
+    expect(before).toMatchObject({ total: 360, pending_difference: 0, credit_lines: [], transactions: 360 })
+    // The order page's Refund of the extra payment (the order holds the other PayLater payment): refused, nothing sent.
+    const fromOrderPage = await api.post(`/admin/payments/${item.payment_id}/refund`, {}, { ...admin, ...keep })
+    expect(fromOrderPage.status).toBe(400)
+    expect(fromOrderPage.data.message).toMatch(/holds another payment, so this PayLater payment is an extra payment .*Settings → PayLater/)
+    expect(refundsAt(sessionId)).toEqual([])
     const refunded = await api.post(`/admin/paylater/attention/${item.id}/refund`, {}, { ...admin, ...keep })
     expect(refunded.status).toBe(200)
     expect(refundsAt(sessionId)).toHaveLength(1)
+    // The extra money went back; the order's own money, as Medusa shows it, did not move.
+    expect(await figures()).toEqual(before)
     expect(await cardAttempt(orderId, sessionId)).toMatchObject({
       refund: { amount: item.amount, by: "person", actor: admin.email, at: expect.any(String) },
       listing: { kind: "paid_without_order", status: "resolved", resolution: "refunded" },

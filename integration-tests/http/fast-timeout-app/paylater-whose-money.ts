@@ -34,6 +34,7 @@ import { PAYLATER_LEDGER_MODULE, type PayLaterLedgerModuleService } from "../../
 import { MINUTE, runScheduledJobs } from "../paylater-ledger/clocks"
 import { merchantView } from "../paylater-ledger/merchant"
 import { eventually, ledgerForCart } from "../paylater-link/ledger"
+import { orderFigures } from "../paylater-link/order-figures"
 import { decideOnLink, followToApp } from "../paylater-link/shopper"
 import { payThenSellOut } from "../paylater-paid-without-order/sold-out"
 import { createStockedVariant, type StockedVariant } from "../paylater-paid-without-order/stock"
@@ -308,6 +309,75 @@ export function whoseMoneyWhenActing({ api, getContainer }: SuiteOptions, paylat
     expect(closed).toMatchObject({ resolution: "refunded", resolution_note: "Refunded 360.00 QAR in full at PayLater." })
     await timePasses()
     expect(merchant.refundsAtPayLater(paylaterSession.id)).toHaveLength(1)
+  })
+
+  /**
+   * The order placed with the other method; the PayLater payment Medusa records after it (captured at
+   * authorization) is extra, listed, past PayLater's refund window. With the order's figures as the
+   * admin shows them, before anything is refunded.
+   */
+  async function extraBesideTheOrder() {
+    const { payment, cart, paylaterSession } = await twoTabsPaidWithPayLater()
+    const completed = await store.completeCart(cart.id)
+    const orderId = completed.type === "order" ? completed.order.id : ""
+    expect(orderId).toBeTruthy()
+    await payment.authorizePaymentSession(paylaterSession.id, {})
+    paylater.pointWebhooksAt(api, PLUGIN_WEBHOOK_PATH)
+    expect(await paylater().sendWebhook({ orderId: paylaterSession.id, status: "success" })).toMatchObject({ outcome: "delivered" })
+    const item = await merchant.listed(paylaterSession.id)
+    expect(item.summary).toMatch(/paid twice/)
+    paylater().advanceClock(PAST_REFUND_WINDOW * MINUTE)
+    const figures = () => orderFigures(api, admin, getContainer(), orderId)
+    const before = await figures()
+    expect(before).toMatchObject({ total: 360, credit_lines: [], transactions: 0 })
+    const [extra] = await payment.listPayments({ payment_session_id: paylaterSession.id })
+    return { payment, paylaterSession, item, extra, figures, before }
+  }
+
+  it("an extra payment refunded from the order page: refused with where to refund it, nothing sent; refunded from Settings → PayLater, the order's money unchanged", async () => {
+    const { payment, paylaterSession, item, extra, figures, before } = await extraBesideTheOrder()
+    // The dashboard offers Refund on the extra payment (Medusa captured it at authorization). Medusa's
+    // refund would count it against the order's own money (a -360 transaction and a 360 credit line:
+    // the order would read as free while its own 360 is still to be captured), so it is refused.
+    const keep = { ...admin, validateStatus: () => true }
+    const refused = await api.post(`/admin/payments/${extra.id}/refund`, { amount: 360 }, keep)
+    expect(refused.status).toBe(400)
+    expect(refused.data.message).toMatch(/paid twice/)
+    expect(refused.data.message).toContain("Settings → PayLater")
+    expect(merchant.refundsAtPayLater(paylaterSession.id)).toEqual([])
+    expect(await figures()).toEqual(before)
+
+    // Settings → PayLater gives it back without touching the order's records.
+    const refunded = await merchant.refundFromList(item.id)
+    expect(refunded.status).toBe(200)
+    expect(merchant.refundsAtPayLater(paylaterSession.id)).toEqual([expect.objectContaining({ amount: "360.00", full: true })])
+    expect(await figures()).toEqual(before)
+    const [after] = await payment.listPayments({ id: extra.id }, { relations: ["refunds"] })
+    expect(after.refunds?.map((r) => Number(r.amount))).toEqual([360])
+    expect(await merchant.itemsFor(paylaterSession.id)).toEqual([])
+    await timePasses()
+    expect(merchant.refundsAtPayLater(paylaterSession.id)).toHaveLength(1)
+    expect(await figures()).toEqual(before)
+  })
+
+  it("an extra payment's refund from Settings → PayLater whose answer was lost, confirmed by staff: booked on the payment, never on the order", async () => {
+    const { payment, paylaterSession, item, extra, figures, before } = await extraBesideTheOrder()
+    // PayLater pays the refund out; its answer never arrives.
+    paylater().fault({ endpoint: "refund", mode: "timeout", commit: true })
+    expect((await merchant.refundFromList(item.id)).status).toBeGreaterThanOrEqual(400)
+    expect(merchant.refundsAtPayLater(paylaterSession.id)).toHaveLength(1)
+    const unknown = (await merchant.itemsFor(paylaterSession.id)).find((i) => i.kind === "refund_outcome_unknown")
+    expect(unknown).toMatchObject({ amount: "360.00" })
+
+    // Staff checked PayLater's portal: it was refunded.
+    const keep = { ...admin, validateStatus: () => true }
+    const resolved = await api.post(`/admin/paylater/attention/${unknown!.id}/resolve`, { resolution: "refunded" }, keep)
+    expect(resolved.status).toBe(200)
+    expect(resolved.data).toMatchObject({ booked: true, booking_error: null })
+    const [after] = await payment.listPayments({ id: extra.id }, { relations: ["refunds"] })
+    expect(after.refunds?.map((r) => Number(r.amount))).toEqual([360])
+    expect(merchant.refundsAtPayLater(paylaterSession.id)).toHaveLength(1)
+    expect(await figures()).toEqual(before)
   })
 
   it("two live sessions, the other method's still pending: PayLater's paid settlement drops it and places the order with the PayLater payment", async () => {

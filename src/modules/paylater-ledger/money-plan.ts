@@ -48,6 +48,16 @@ export type ListStep =
   /** Money no order holds, or extra beside the order's: listed, to go back (the merchant's option or a person). */
   | { step: "refundable" }
 
+/**
+ * Whether Medusa's own refund of the attempt's Medusa payment (the order page's Refund,
+ * `POST /admin/payments/:id/refund`) may go ahead. Medusa's refund workflow books every refund on
+ * the collection's order: a transaction of minus the amount and, while the order owes nothing back,
+ * a credit line that lowers its total. That is right only for the order's own money; money extra to
+ * the order would read as the order refunded (a 360 order would show as free), so it goes back from
+ * Settings → PayLater, which refunds the payment without touching the order.
+ */
+export type MedusaRefundStep = { step: "allow" } | { step: "refuse"; why: string }
+
 export interface MoneyPlan {
   /**
    * The Medusa session to make unusable (status `canceled`): money given back must leave nothing a
@@ -64,6 +74,7 @@ export interface MoneyPlan {
   /** One line for logs and the person who looks. */
   why: string
   list: ListStep
+  medusa_refund: MedusaRefundStep
 }
 
 /** The list's note when an order holds the money: written wherever that closes an item. */
@@ -88,13 +99,34 @@ function listStepOf(owner: Owner, refundedInFull: boolean): ListStep {
   }
 }
 
+const FROM_THE_LIST = "Nothing was refunded: refund it from Settings → PayLater, which gives it back without changing the order."
+
+function medusaRefundOf(owner: Owner): MedusaRefundStep {
+  switch (owner.owner) {
+    case "this_order":
+      // Held by no capture on the order yet (a completion died part-way): Medusa's refund would book
+      // minus the amount against an order that never booked it; the recovery finishes the order first.
+      return owner.medusa_holds
+        ? { step: "allow" }
+        : { step: "refuse", why: `${ownerSentence(owner)} Medusa's records of the order are being finished; nothing was refunded, try again in a few minutes.` }
+    case "not_paid":
+      return { step: "refuse", why: `${ownerSentence(owner)} There is nothing to refund.` }
+    case "cannot_tell":
+      return { step: "refuse", why: `${ownerSentence(owner)} Nothing was refunded; try again in a few minutes.` }
+    case "extra":
+      return { step: "refuse", why: `${ownerSentence(owner)} A refund here would be booked against the order's own money. ${FROM_THE_LIST}` }
+    case "no_order":
+      return { step: "refuse", why: `${ownerSentence(owner)} ${FROM_THE_LIST}` }
+  }
+}
+
 export function planMoney(facts: MoneyFacts): MoneyPlan {
-  return { ...medusaSideOf(facts), list: listStepOf(facts.owner, facts.refunded_in_full) }
+  return { ...medusaSideOf(facts), list: listStepOf(facts.owner, facts.refunded_in_full), medusa_refund: medusaRefundOf(facts.owner) }
 }
 
 const nothingToChange = { retire_session: null, cancel_payment: null }
 
-function medusaSideOf(facts: MoneyFacts): Omit<MoneyPlan, "list"> {
+function medusaSideOf(facts: MoneyFacts): Omit<MoneyPlan, "list" | "medusa_refund"> {
   const { owner, given_back: givenBack, medusa_session: session, medusa_payment: payment } = facts
   switch (owner.owner) {
     case "not_paid":

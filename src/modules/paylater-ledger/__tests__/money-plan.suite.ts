@@ -104,3 +104,30 @@ describe("planMoney: the list's side (Settings → PayLater), one decision for e
     expect(planMoney(facts({ owner: { owner: "not_paid" } })).list).toMatchObject({ step: "none" })
   })
 })
+
+describe("planMoney: Medusa's own refund (the order page's Refund), one decision with the rest", () => {
+  it("the order's own money may be refunded there, also after a partial refund", () => {
+    for (const given_back of [false, true]) {
+      expect(planMoney(facts({ owner: mine, given_back })).medusa_refund).toEqual({ step: "allow" })
+    }
+  })
+
+  it("the order's money its half-made order never booked is refused there until the recovery finishes the order", () => {
+    const unbooked: Owner = { ...mine, recorded: false, medusa_holds: false }
+    expect(planMoney(facts({ owner: unbooked })).medusa_refund).toEqual({ step: "refuse", why: expect.stringMatching(/being finished; nothing was refunded, try again/) })
+    expect(planMoney(facts({ owner: { ...mine, recorded: false } })).medusa_refund).toEqual({ step: "allow" })
+  })
+
+  it("money extra to the order is refused there (Medusa would book it against the order's own money) and sent to Settings → PayLater", () => {
+    for (const held_by of ["paylater", "other_method", "none_of_this_attempt"] as const) {
+      const step = planMoney(facts({ owner: { owner: "extra", order_id: "order_1", held_by } })).medusa_refund
+      expect(step).toEqual({ step: "refuse", why: expect.stringMatching(/^Order order_1 .*paid twice.*order's own money\. Nothing was refunded: refund it from Settings → PayLater/) })
+    }
+  })
+
+  it("money no order holds, an order still being recorded and unpaid money are refused, each saying why", () => {
+    expect(planMoney(facts({ owner: noOrder })).medusa_refund).toEqual({ step: "refuse", why: expect.stringContaining("Settings → PayLater") })
+    expect(planMoney(facts({ owner: unsure })).medusa_refund).toEqual({ step: "refuse", why: expect.stringMatching(/order_1 .*try again in a few minutes/) })
+    expect(planMoney(facts({ owner: { owner: "not_paid" } })).medusa_refund).toEqual({ step: "refuse", why: expect.stringMatching(/nothing to refund/) })
+  })
+})

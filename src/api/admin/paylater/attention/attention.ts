@@ -1,6 +1,7 @@
-import { ContainerRegistrationKeys, MedusaError } from "@medusajs/framework/utils"
+import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { refundPaymentWorkflow } from "@medusajs/medusa/core-flows"
+import { logRef } from "../../../../lib/paylater"
 import { ledgerModuleOf } from "../../../../modules/paylater-ledger/resolve"
 import type { PayLaterLedgerModuleService } from "../../../../modules/paylater-ledger/service"
 import { ATTENTION_RESOLUTIONS, type AttentionRecord } from "../../../../modules/paylater-ledger/types"
@@ -9,6 +10,9 @@ import { currentItems, type CurrentItem } from "../../../../paid-without-order/c
 import { heldByNoOrder, type Owner } from "../../../../modules/paylater-ledger/whose-money"
 import { unroutedItems } from "../../../../paid-without-order/item-registration"
 import { BOOKING_METADATA_KEY } from "../../../../providers/paylater/refund-guard"
+import { planMoney } from "../../../../modules/paylater-ledger/money-plan"
+import { moneyFactsOf } from "../../../../money-plan/facts"
+import { convergeMoney } from "../../../../money-plan/apply"
 
 /** The plugin's module, or a clear 500 when the app runs without it. */
 export function requireLedgerModule(container: MedusaContainer): PayLaterLedgerModuleService {
@@ -122,9 +126,12 @@ export async function attentionItem(container: MedusaContainer, id: string): Pro
 
 /**
  * An operator confirmed PayLater paid out a refund whose answer was lost. Medusa deleted its refund
- * record when the call failed, so the order does not show it: record it through Medusa's own refund
- * workflow (order transaction, payment status, event), marked so the provider only books it and
- * sends nothing to PayLater. Answers the error text when Medusa refuses (the resolution stands).
+ * record when the call failed, so Medusa does not show it: record it as the refund would have been,
+ * marked so the provider only books it and sends nothing to PayLater. The order's own money through
+ * Medusa's refund workflow (order transaction, payment status, event), as the order page's Refund;
+ * money no order holds (an extra or order-less payment refunded from Settings → PayLater) on the
+ * payment only, as that refund does, never against an order (the money plan's `medusa_refund`).
+ * Answers the error text when Medusa refuses (the resolution stands).
  */
 export async function bookConfirmedRefund(
   container: MedusaContainer,
@@ -153,9 +160,22 @@ export async function bookConfirmedRefund(
       note: "PayLater refund confirmed by an operator after PayLater did not answer",
       metadata: { [BOOKING_METADATA_KEY]: attemptId },
     }
+    const ledger = requireLedgerModule(container)
+    const row = item.paylater_order_id ? await ledger.findAttempt(item.paylater_order_id) : null
+    const ordersMoney = !row || planMoney(await moneyFactsOf(container, ledger, row, new Date(), { record: false })).medusa_refund.step === "allow"
     // The provider's refund call then books this attempt instead of sending it (refund-guard.ts).
-    await requireLedgerModule(container).requestBooking(attemptId)
-    await refundPaymentWorkflow(container).run({ input })
+    await ledger.requestBooking(attemptId)
+    if (ordersMoney) {
+      await refundPaymentWorkflow(container).run({ input })
+    } else {
+      await container.resolve(Modules.PAYMENT).refundPayment(input)
+      // No payment.refunded event on this road: the plan is applied here (the recovery job would otherwise).
+      await convergeMoney(container, row!.paylater_order_id).catch((error: unknown) =>
+        container
+          .resolve(ContainerRegistrationKeys.LOGGER)
+          .warn(`PayLater: Medusa's records of ${logRef(row!.paylater_order_id)} were not brought in line after the booked refund (the recovery job tries again): ${(error as Error)?.message}`)
+      )
+    }
     return { booked: true, booking_error: null }
   } catch (error) {
     await requireLedgerModule(container).withdrawBooking(attemptId).catch(() => undefined)

@@ -1,7 +1,6 @@
 import type { AuthenticatedMedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
+import { MedusaError, Modules } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { refundPaymentWorkflow } from "@medusajs/medusa/core-flows"
 import { sendRefund } from "../../../../../../paid-without-order/auto-refund"
 import { notRefundableMessage, whyNotRefundable } from "../../../../../../paid-without-order/item-registration"
 import { requireLedgerModule, attentionItem, canRefund, loadAttention } from "../../attention"
@@ -12,18 +11,6 @@ import { ownerSentence } from "../../../../../../modules/paylater-ledger/whose-m
 import type { AttentionRecord } from "../../../../../../modules/paylater-ledger/types"
 import { applyMoneyPlanAfterRefund } from "../../../../../../money-plan/apply"
 import { applyListStep } from "../../../../../../modules/paylater-ledger/list-step"
-
-/** The order the payment's collection belongs to, if any. */
-async function orderOfPayment(container: MedusaContainer, paymentId: string): Promise<string | null> {
-  const [payment] = await container.resolve(Modules.PAYMENT).listPayments({ id: paymentId }, { select: ["payment_collection_id"], take: 1 })
-  if (!payment) return null
-  const {
-    data: [link],
-  } = await container
-    .resolve(ContainerRegistrationKeys.QUERY)
-    .graph({ entity: "order_payment_collection", fields: ["order_id"], filters: { payment_collection_id: payment.payment_collection_id } })
-  return link?.order_id ?? null
-}
 
 /** Items about money no order holds: the owner decision applies. */
 const MONEY_KINDS = ["paid_without_order", "orphaned"]
@@ -55,10 +42,11 @@ async function refusalFor(container: MedusaContainer, item: AttentionRecord): Pr
 }
 
 /**
- * POST /admin/paylater/attention/:id/refund { amount? }: refunds the item's payment through Medusa
- * (so the refund guard and the order's records apply as for the order page's Refund), the whole
- * remaining amount by default, then marks the item resolved as refunded. Decided again at the moment
- * of acting, under the cart's locks: 409 when an order holds the payment or the item is closed.
+ * POST /admin/paylater/attention/:id/refund { amount? }: refunds the item's payment through Medusa's
+ * payment module (so the refund guard applies and Medusa's payment shows the refund, while no order
+ * counts it), the whole remaining amount by default, then applies the money plan and marks the item
+ * resolved as refunded. Decided again at the moment of acting, under the cart's locks: 409 when an
+ * order holds the payment or the item is closed.
  */
 export async function POST(req: AuthenticatedMedusaRequest<{ amount?: unknown }>, res: MedusaResponse): Promise<void> {
   const body = (req.body ?? {}) as { amount?: unknown }
@@ -93,11 +81,11 @@ export async function POST(req: AuthenticatedMedusaRequest<{ amount?: unknown }>
     if (!item.payment_id) {
       // No Medusa payment holds this money: straight to PayLater, under the refund guard.
       await sendRefund(req.scope, requireLedgerModule(req.scope), item, amount as string | undefined)
-    } else if (await orderOfPayment(req.scope, input.payment_id)) {
-      await refundPaymentWorkflow(req.scope).run({ input })
     } else {
-      // Paid without an order: Medusa's refund workflow needs an order, the payment module does not.
-      await req.scope.resolve(Modules.PAYMENT).refundPayment({ ...input, note: "PayLater: paid without an order, refunded from Settings → PayLater" })
+      // Through the payment module, never Medusa's refund workflow: that one books the refund on the
+      // collection's order (a negative transaction and a credit line), and this money is no order's:
+      // the list refunds only money the plan says no order holds (extra beside an order, or none).
+      await req.scope.resolve(Modules.PAYMENT).refundPayment({ ...input, note: "PayLater: money no order holds, refunded from Settings → PayLater" })
     }
     // Medusa's records follow: money (even part of it) that went back is no completion's any more.
     if (item.paylater_order_id) await applyMoneyPlanAfterRefund(req.scope, item.paylater_order_id)
