@@ -4,7 +4,7 @@ import { guardPayLaterStart } from "./store/paylater/start-guard"
 import { oneStartAtATime } from "./store/paylater/one-start-at-a-time"
 import { finishAbandonedStoreCompletion } from "./store/carts/abandoned-completion-cleanup"
 import { inCartCompletionScope } from "./store/carts/completion-scope"
-import { refundOnlyTheOrdersMoney } from "./admin/payments/order-page-refund"
+import { cancelOnlyWithTheOrdersMoney, refundOnlyTheOrdersMoney } from "./admin/payments/order-page-refund"
 
 export default defineMiddlewares({
   routes: [
@@ -39,6 +39,13 @@ export default defineMiddlewares({
       matcher: "/admin/payments/:id/refund",
       method: ["POST"],
       middlewares: [refundOnlyTheOrdersMoney],
+    },
+    {
+      // The order's cancel refunds every captured payment on it and books them on the order: not
+      // while an extra PayLater payment is among them (order-page-refund.ts).
+      matcher: "/admin/orders/:id/cancel",
+      method: ["POST"],
+      middlewares: [cancelOnlyWithTheOrdersMoney],
     },
   ],
 })

@@ -8,9 +8,11 @@ import { CartBusyError } from "../money-plan/cart-locks"
 /**
  * Medusa's own refund of a PayLater payment (the order page's Refund, `refundPaymentWorkflow`) goes
  * through the money plan as soon as Medusa announces it: the provider's refundPayment sent it to
- * PayLater and recorded it in the ledger, and this applies the plan to both records, so money no
- * order holds that went back leaves no usable session or payment and leaves the list as refunded.
- * The order's own money is left as Medusa recorded it (the plan changes nothing there). A busy cart
+ * PayLater and recorded it in the ledger, and this applies the plan to both records. That road
+ * refunds only the order's own money (api/admin/payments/order-page-refund.ts refuses the rest), so
+ * the order's records are left as Medusa wrote them; the plan records the order as the owner and
+ * closes an item about that money as refunded when all of it went back. (The order's cancel
+ * announces no refund; the recovery job converges it.) A busy cart
  * or a failure is left to the recovery job, which converges every refunded attempt
  * (reconciliation/given-back-money.ts).
  */

@@ -331,7 +331,7 @@ export function whoseMoneyWhenActing({ api, getContainer }: SuiteOptions, paylat
     const before = await figures()
     expect(before).toMatchObject({ total: 360, credit_lines: [], transactions: 0 })
     const [extra] = await payment.listPayments({ payment_session_id: paylaterSession.id })
-    return { payment, paylaterSession, item, extra, figures, before }
+    return { payment, paylaterSession, item, extra, figures, before, orderId }
   }
 
   it("an extra payment refunded from the order page: refused with where to refund it, nothing sent; refunded from Settings → PayLater, the order's money unchanged", async () => {
@@ -378,6 +378,35 @@ export function whoseMoneyWhenActing({ api, getContainer }: SuiteOptions, paylat
     expect(after.refunds?.map((r) => Number(r.amount))).toEqual([360])
     expect(merchant.refundsAtPayLater(paylaterSession.id)).toHaveLength(1)
     expect(await figures()).toEqual(before)
+  })
+
+  it("cancelling an order with an extra PayLater payment on it: refused until the extra went back from Settings → PayLater, then cancelled, nothing refunded twice", async () => {
+    const { paylaterSession, item, figures, before, orderId } = await extraBesideTheOrder()
+    const keep = { ...admin, validateStatus: () => true }
+    // Medusa's cancel refunds every captured payment on the order and books it there: the extra too.
+    const refused = await api.post(`/admin/orders/${orderId}/cancel`, {}, keep)
+    expect(refused.status).toBe(400)
+    expect(refused.data.message).toMatch(/paid twice.*refund it from Settings → PayLater first, then cancel/)
+    expect(merchant.refundsAtPayLater(paylaterSession.id)).toEqual([])
+    expect(await figures()).toEqual(before)
+
+    expect((await merchant.refundFromList(item.id)).status).toBe(200)
+    const cancelled = await api.post(`/admin/orders/${orderId}/cancel`, {}, keep)
+    expect(cancelled.status).toBe(200)
+    expect(cancelled.data.order).toMatchObject({ status: "canceled" })
+    expect(merchant.refundsAtPayLater(paylaterSession.id)).toEqual([expect.objectContaining({ amount: "360.00", full: true })])
+  })
+
+  it("cancelling an order paid with PayLater: its own payment is refunded in full at PayLater, once", async () => {
+    const started = await startCheckout(store, { regionId: seed.regionId, variantId: seed.variants.standard.id }, PAYLATER_PROVIDER_ID)
+    if (!started.session.ok || !started.session.data.session) throw new Error(`session: ${JSON.stringify(started.session)}`)
+    const session = started.session.data.session
+    await followToApp(api, await decideOnLink(String(session.data.payment_link_url), "approve"))
+    const { orderId } = await eventually(() => ledgerForCart(getContainer(), started.cart.id), (l) => l.orders === 1)
+    paylater().advanceClock(PAST_REFUND_WINDOW * MINUTE)
+    const cancelled = await api.post(`/admin/orders/${orderId}/cancel`, {}, { ...admin, validateStatus: () => true })
+    expect(cancelled.status).toBe(200)
+    expect(merchant.refundsAtPayLater(session.id)).toEqual([expect.objectContaining({ amount: "360.00", full: true })])
   })
 
   it("two live sessions, the other method's still pending: PayLater's paid settlement drops it and places the order with the PayLater payment", async () => {

@@ -101,7 +101,8 @@ function listStepOf(owner: Owner, refundedInFull: boolean): ListStep {
 
 const FROM_THE_LIST = "Nothing was refunded: refund it from Settings → PayLater, which gives it back without changing the order."
 
-function medusaRefundOf(owner: Owner): MedusaRefundStep {
+/** The plan's Medusa-refund side alone: it depends on the owner only, so a caller that needs no other side decides it from whoseMoney. */
+export function medusaRefundOf(owner: Owner): MedusaRefundStep {
   switch (owner.owner) {
     case "this_order":
       // Held by no capture on the order yet (a completion died part-way): Medusa's refund would book

@@ -10,9 +10,10 @@ import { currentItems, type CurrentItem } from "../../../../paid-without-order/c
 import { heldByNoOrder, type Owner } from "../../../../modules/paylater-ledger/whose-money"
 import { unroutedItems } from "../../../../paid-without-order/item-registration"
 import { BOOKING_METADATA_KEY } from "../../../../providers/paylater/refund-guard"
-import { planMoney } from "../../../../modules/paylater-ledger/money-plan"
-import { moneyFactsOf } from "../../../../money-plan/facts"
+import { medusaRefundOf } from "../../../../modules/paylater-ledger/money-plan"
+import { whoseMoney } from "../../../../medusa-effects/order-owner"
 import { convergeMoney } from "../../../../money-plan/apply"
+import { CartBusyError } from "../../../../money-plan/cart-locks"
 
 /** The plugin's module, or a clear 500 when the app runs without it. */
 export function requireLedgerModule(container: MedusaContainer): PayLaterLedgerModuleService {
@@ -162,19 +163,27 @@ export async function bookConfirmedRefund(
     }
     const ledger = requireLedgerModule(container)
     const row = item.paylater_order_id ? await ledger.findAttempt(item.paylater_order_id) : null
-    const ordersMoney = !row || planMoney(await moneyFactsOf(container, ledger, row, new Date(), { record: false })).medusa_refund.step === "allow"
+    if (!row) return { booked: false, booking_error: "No PayLater payment on record names this refund; record it on the order by hand." }
+    const owner = await whoseMoney(container, row, new Date(), { record: false })
+    const onTheOrder = medusaRefundOf(owner).step === "allow"
+    if (!onTheOrder && !heldByNoOrder(owner)) {
+      // Not yet decidable (an order being recorded or finished): booked neither way rather than wrongly.
+      const refusal = medusaRefundOf(owner)
+      return { booked: false, booking_error: refusal.step === "refuse" ? refusal.why : "Whose money this is cannot be told yet." }
+    }
     // The provider's refund call then books this attempt instead of sending it (refund-guard.ts).
     await ledger.requestBooking(attemptId)
-    if (ordersMoney) {
+    if (onTheOrder) {
       await refundPaymentWorkflow(container).run({ input })
     } else {
       await container.resolve(Modules.PAYMENT).refundPayment(input)
       // No payment.refunded event on this road: the plan is applied here (the recovery job would otherwise).
-      await convergeMoney(container, row!.paylater_order_id).catch((error: unknown) =>
+      await convergeMoney(container, row.paylater_order_id).catch((error: unknown) => {
+        if (error instanceof CartBusyError) return
         container
           .resolve(ContainerRegistrationKeys.LOGGER)
-          .warn(`PayLater: Medusa's records of ${logRef(row!.paylater_order_id)} were not brought in line after the booked refund (the recovery job tries again): ${(error as Error)?.message}`)
-      )
+          .warn(`PayLater: Medusa's records of ${logRef(row.paylater_order_id)} were not brought in line after the booked refund (the recovery job tries again): ${(error as Error)?.message}`)
+      })
     }
     return { booked: true, booking_error: null }
   } catch (error) {

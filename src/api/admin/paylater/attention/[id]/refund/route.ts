@@ -11,6 +11,7 @@ import { ownerSentence } from "../../../../../../modules/paylater-ledger/whose-m
 import type { AttentionRecord } from "../../../../../../modules/paylater-ledger/types"
 import { applyMoneyPlanAfterRefund } from "../../../../../../money-plan/apply"
 import { applyListStep } from "../../../../../../modules/paylater-ledger/list-step"
+import { attemptsOfPayment } from "../../../../../../medusa-records/payment-attempt"
 
 /** Items about money no order holds: the owner decision applies. */
 const MONEY_KINDS = ["paid_without_order", "orphaned"]
@@ -25,7 +26,13 @@ class RefundRefused extends Error {}
  */
 async function refusalFor(container: MedusaContainer, item: AttentionRecord): Promise<string | null> {
   const ledger = requireLedgerModule(container)
-  const row = item.paylater_order_id && MONEY_KINDS.includes(item.kind) ? await ledger.findAttempt(item.paylater_order_id) : null
+  // An item naming its Medusa payment but no attempt: the payment's own attempt decides.
+  const key = MONEY_KINDS.includes(item.kind) ? (item.paylater_order_id ?? (item.payment_id ? (await attemptsOfPayment(container, item.payment_id))[0] : null)) : null
+  const row = key ? await ledger.findAttempt(key) : null
+  if (!row && item.payment_id) {
+    // The refund goes through the payment module, which books it on no order: only for money the plan says no order holds.
+    return "No PayLater payment on record matches this item, so whose money it is cannot be told; nothing was refunded. Check the order and PayLater's merchant portal, then mark it resolved."
+  }
   const facts = row ? await moneyFactsOf(container, ledger, row, new Date()) : null
   const step = facts ? planMoney(facts).list : null
   if (step?.step === "close_held") {
