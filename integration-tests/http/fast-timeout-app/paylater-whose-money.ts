@@ -237,20 +237,30 @@ export function whoseMoneyWhenActing({ api, getContainer }: SuiteOptions, paylat
     expect((await ledger.findAttempt(session.id))!.order_id).toBeNull()
   })
 
-  /** One cart, two live sessions: the other method's (created first) and a PayLater link the shopper paid. */
-  async function twoTabsPaidWithPayLater() {
-    const payment = getContainer().resolve(Modules.PAYMENT)
+  /** A cart whose collection has the other method's session (as the store makes it). */
+  async function cartWithTheOtherMethod() {
     const cart = await store.createCart({ regionId: seed.regionId, variantId: seed.variants.standard.id })
     const collection = await store.createPaymentCollection(cart.id)
     expect((await store.createPaymentSession(collection.id, SYSTEM_PROVIDER_ID)).ok).toBe(true)
-    const paylaterSession = await payment.createPaymentSession(collection.id, {
+    return { payment: getContainer().resolve(Modules.PAYMENT), cart, collection }
+  }
+
+  /** A PayLater link on the collection beside its other session (a second tab), paid by the shopper. */
+  async function paidPayLaterSessionOn(collection: { id: string; amount: number }) {
+    const paylaterSession = await getContainer().resolve(Modules.PAYMENT).createPaymentSession(collection.id, {
       provider_id: PAYLATER_PROVIDER_ID,
       currency_code: "qar",
       amount: collection.amount,
       data: {},
     })
     await decideOnLink(String(paylaterSession.data!.payment_link_url), "approve")
-    return { payment, cart, collection, paylaterSession }
+    return paylaterSession
+  }
+
+  /** One cart, two live sessions: the other method's (created first) and a PayLater link the shopper paid. */
+  async function twoTabsPaidWithPayLater() {
+    const { payment, cart, collection } = await cartWithTheOtherMethod()
+    return { payment, cart, collection, paylaterSession: await paidPayLaterSessionOn(collection) }
   }
 
   it("the storefront completes with another method while a PayLater settlement is authorizing: the PayLater payment is extra, listed and refunded", async () => {
@@ -313,20 +323,11 @@ export function whoseMoneyWhenActing({ api, getContainer }: SuiteOptions, paylat
    * complete-cart.js), which PostgreSQL's row order decides, and may place the order with PayLater.
    */
   async function extraBesideTheOrder() {
-    const payment = getContainer().resolve(Modules.PAYMENT)
-    const cart = await store.createCart({ regionId: seed.regionId, variantId: seed.variants.standard.id })
-    const collection = await store.createPaymentCollection(cart.id)
-    expect((await store.createPaymentSession(collection.id, SYSTEM_PROVIDER_ID)).ok).toBe(true)
+    const { payment, cart, collection } = await cartWithTheOtherMethod()
     const completed = await store.completeCart(cart.id)
     const orderId = completed.type === "order" ? completed.order.id : ""
     expect(orderId).toBeTruthy()
-    const paylaterSession = await payment.createPaymentSession(collection.id, {
-      provider_id: PAYLATER_PROVIDER_ID,
-      currency_code: "qar",
-      amount: collection.amount,
-      data: {},
-    })
-    await decideOnLink(String(paylaterSession.data!.payment_link_url), "approve")
+    const paylaterSession = await paidPayLaterSessionOn(collection)
     await payment.authorizePaymentSession(paylaterSession.id, {})
     expect((await payment.listPayments({ payment_collection_id: collection.id } as never)).map((p) => p.provider_id).sort()).toEqual(
       [PAYLATER_PROVIDER_ID, SYSTEM_PROVIDER_ID].sort()
