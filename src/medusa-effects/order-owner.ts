@@ -5,7 +5,7 @@ import { ledgerModuleOf } from "../modules/paylater-ledger/resolve"
 import { decideOwner, type CollectionMoney, type Owner } from "../modules/paylater-ledger/whose-money"
 import { heldNote } from "../modules/paylater-ledger/money-plan"
 import { applyListStep } from "../modules/paylater-ledger/list-step"
-import { ownersOf } from "../medusa-records/owners"
+import { collectionsOfOrder, ownersOf } from "../medusa-records/owners"
 import { PAYLATER_PROVIDER } from "../medusa-records/session"
 import { attemptOfPayment } from "../medusa-records/payment-attempt"
 import { finishPlacedOrder } from "./finish-order"
@@ -57,14 +57,6 @@ export async function collectionMoneyOf(container: MedusaContainer, collectionId
       amount: (p as { raw_amount?: BigNumberInput }).raw_amount ?? p.amount,
     })),
   }
-}
-
-/** Every payment collection Medusa linked to the order (the cart's, and any the admin or point of sale added). */
-async function collectionsOfOrder(container: MedusaContainer, orderId: string): Promise<string[]> {
-  const { data } = await container
-    .resolve(ContainerRegistrationKeys.QUERY)
-    .graph({ entity: "order_payment_collection", fields: ["payment_collection_id"], filters: { order_id: orderId } })
-  return (data as Array<{ payment_collection_id: string }>).map((l) => l.payment_collection_id)
 }
 
 /** The collection a row's session belongs to (also for a session Medusa deleted). */

@@ -45,3 +45,11 @@ export async function collectionHoldsNoPayment(container: MedusaContainer, colle
   const payments = await container.resolve(Modules.PAYMENT).listPayments({ payment_collection_id: collectionId } as never, { select: ["id", "canceled_at"] })
   return !payments.some((p) => !p.canceled_at)
 }
+
+/** Every payment collection Medusa linked to the order (the cart's, and any the admin or point of sale added). */
+export async function collectionsOfOrder(container: MedusaContainer, orderId: string): Promise<string[]> {
+  const { data } = await container
+    .resolve(ContainerRegistrationKeys.QUERY)
+    .graph({ entity: "order_payment_collection", fields: ["payment_collection_id"], filters: { order_id: orderId } })
+  return (data as Array<{ payment_collection_id: string }>).map((l) => l.payment_collection_id)
+}

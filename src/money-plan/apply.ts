@@ -5,7 +5,7 @@ import { planMoney, type MoneyPlan } from "../modules/paylater-ledger/money-plan
 import { applyListStep } from "../modules/paylater-ledger/list-step"
 import type { AttentionRecord } from "../modules/paylater-ledger/types"
 import { ledgerModuleOf } from "../modules/paylater-ledger/resolve"
-import { underCartMoneyLocks } from "./cart-locks"
+import { CartBusyError, underCartMoneyLocks } from "./cart-locks"
 import { dedupeKeyOf } from "../modules/paylater-ledger/types"
 import { moneyFactsOf } from "./facts"
 import { retirePayment, retireSession } from "../medusa-effects/retire-session"
@@ -69,4 +69,20 @@ export async function applyMoneyPlanAfterRefund(container: MedusaContainer, payl
       .resolve(ContainerRegistrationKeys.LOGGER)
       .warn(`PayLater: Medusa's records of ${logRef(paylaterOrderId)} were not brought in line after its refund (the recovery job tries again): ${(error as Error)?.message}`)
   )
+}
+
+/**
+ * convergeMoney for a road with nothing to answer for it (a subscriber, a booking already made, the
+ * recovery job itself): a busy cart (being completed or refunded now) or a failure is left to the
+ * recovery job's next run (reconciliation/given-back-money.ts), logged when it is a failure.
+ */
+export async function convergeMoneyOrLeaveToRecovery(container: MedusaContainer, paylaterOrderId: string): Promise<MoneyPlan | null> {
+  return convergeMoney(container, paylaterOrderId).catch((error: unknown) => {
+    if (!(error instanceof CartBusyError)) {
+      container
+        .resolve(ContainerRegistrationKeys.LOGGER)
+        .warn(`PayLater: Medusa's records of ${logRef(paylaterOrderId)} were not brought in line with its money (the recovery job tries again): ${(error as Error)?.message}`)
+    }
+    return null
+  })
 }

@@ -1,9 +1,6 @@
-import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
-import { logRef } from "../lib/paylater"
 import { ledgerModuleOf } from "../modules/paylater-ledger/resolve"
-import { convergeMoney } from "../money-plan/apply"
-import { CartBusyError } from "../money-plan/cart-locks"
+import { convergeMoneyOrLeaveToRecovery } from "../money-plan/apply"
 
 /** How far back refunds are looked at, and how many a run converges at most (newest first). */
 const LOOK_BACK_MS = 30 * 24 * 60 * 60_000
@@ -26,11 +23,7 @@ export async function convergeGivenBackMoney(container: MedusaContainer, now: Da
   )) as Array<{ paylater_order_id: string }>
   let retired = 0
   for (const paylaterOrderId of new Set(refunds.map((r) => r.paylater_order_id))) {
-    const plan = await convergeMoney(container, paylaterOrderId).catch((error: unknown) => {
-      if (error instanceof CartBusyError) return null // its cart is being completed or refunded now: next run
-      container.resolve(ContainerRegistrationKeys.LOGGER).warn(`PayLater: money of ${logRef(paylaterOrderId)} not checked against Medusa's records: ${(error as Error)?.message}`)
-      return null
-    })
+    const plan = await convergeMoneyOrLeaveToRecovery(container, paylaterOrderId)
     if (plan?.retire_session || plan?.cancel_payment) retired++
   }
   return retired

@@ -1,9 +1,7 @@
 import type { SubscriberArgs, SubscriberConfig } from "@medusajs/framework"
-import { ContainerRegistrationKeys, PaymentEvents } from "@medusajs/framework/utils"
-import { logRef } from "../lib/paylater"
+import { PaymentEvents } from "@medusajs/framework/utils"
 import { attemptsOfPayment } from "../medusa-records/payment-attempt"
-import { convergeMoney } from "../money-plan/apply"
-import { CartBusyError } from "../money-plan/cart-locks"
+import { convergeMoneyOrLeaveToRecovery } from "../money-plan/apply"
 
 /**
  * Medusa's own refund of a PayLater payment (the order page's Refund, `refundPaymentWorkflow`) goes
@@ -20,12 +18,7 @@ export default async function payLaterPaymentRefundedHandler({ event, container 
   const paymentId = event.data?.id
   if (!paymentId) return
   for (const paylaterOrderId of await attemptsOfPayment(container, paymentId)) {
-    await convergeMoney(container, paylaterOrderId).catch((error: unknown) => {
-      if (error instanceof CartBusyError) return
-      container
-        .resolve(ContainerRegistrationKeys.LOGGER)
-        .warn(`PayLater: Medusa's records of ${logRef(paylaterOrderId)} were not brought in line after its refund (the recovery job tries again): ${(error as Error)?.message}`)
-    })
+    await convergeMoneyOrLeaveToRecovery(container, paylaterOrderId)
   }
 }
 

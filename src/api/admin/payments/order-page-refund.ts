@@ -1,7 +1,8 @@
 import type { MedusaNextFunction, MedusaRequest, MedusaResponse } from "@medusajs/framework/http"
-import { ContainerRegistrationKeys, MathBN, MedusaError, Modules } from "@medusajs/framework/utils"
+import { MathBN, MedusaError, Modules } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { attemptsOfPayment } from "../../../medusa-records/payment-attempt"
+import { collectionsOfOrder } from "../../../medusa-records/owners"
 import { PAYLATER_PROVIDER } from "../../../medusa-records/session"
 import { ledgerModuleOf } from "../../../modules/paylater-ledger/resolve"
 import { medusaRefundOf } from "../../../modules/paylater-ledger/money-plan"
@@ -63,10 +64,7 @@ export async function cancelOnlyWithTheOrdersMoney(req: MedusaRequest, _res: Med
 
 /** The order's PayLater payments the cancel would refund: captured, and not refunded in full. */
 async function refundableByCancel(container: MedusaContainer, orderId: string): Promise<string[]> {
-  const { data } = await container
-    .resolve(ContainerRegistrationKeys.QUERY)
-    .graph({ entity: "order_payment_collection", fields: ["payment_collection_id"], filters: { order_id: orderId } })
-  const collectionIds = (data as Array<{ payment_collection_id: string }>).map((l) => l.payment_collection_id)
+  const collectionIds = await collectionsOfOrder(container, orderId)
   if (!collectionIds.length) return []
   const payments = await container.resolve(Modules.PAYMENT).listPayments({ payment_collection_id: collectionIds } as never, {
     select: ["id", "provider_id"],

@@ -1,7 +1,6 @@
 import { ContainerRegistrationKeys, MedusaError, Modules } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { refundPaymentWorkflow } from "@medusajs/medusa/core-flows"
-import { logRef } from "../../../../lib/paylater"
 import { ledgerModuleOf } from "../../../../modules/paylater-ledger/resolve"
 import type { PayLaterLedgerModuleService } from "../../../../modules/paylater-ledger/service"
 import { ATTENTION_RESOLUTIONS, type AttentionRecord } from "../../../../modules/paylater-ledger/types"
@@ -12,8 +11,7 @@ import { unroutedItems } from "../../../../paid-without-order/item-registration"
 import { BOOKING_METADATA_KEY } from "../../../../providers/paylater/refund-guard"
 import { medusaRefundOf } from "../../../../modules/paylater-ledger/money-plan"
 import { whoseMoney } from "../../../../medusa-effects/order-owner"
-import { convergeMoney } from "../../../../money-plan/apply"
-import { CartBusyError } from "../../../../money-plan/cart-locks"
+import { convergeMoneyOrLeaveToRecovery } from "../../../../money-plan/apply"
 
 /** The plugin's module, or a clear 500 when the app runs without it. */
 export function requireLedgerModule(container: MedusaContainer): PayLaterLedgerModuleService {
@@ -165,11 +163,11 @@ export async function bookConfirmedRefund(
     const row = item.paylater_order_id ? await ledger.findAttempt(item.paylater_order_id) : null
     if (!row) return { booked: false, booking_error: "No PayLater payment on record names this refund; record it on the order by hand." }
     const owner = await whoseMoney(container, row, new Date(), { record: false })
-    const onTheOrder = medusaRefundOf(owner).step === "allow"
-    if (!onTheOrder && !heldByNoOrder(owner)) {
+    const onOrder = medusaRefundOf(owner)
+    const onTheOrder = onOrder.step === "allow"
+    if (onOrder.step === "refuse" && !heldByNoOrder(owner)) {
       // Not yet decidable (an order being recorded or finished): booked neither way rather than wrongly.
-      const refusal = medusaRefundOf(owner)
-      return { booked: false, booking_error: refusal.step === "refuse" ? refusal.why : "Whose money this is cannot be told yet." }
+      return { booked: false, booking_error: onOrder.why }
     }
     // The provider's refund call then books this attempt instead of sending it (refund-guard.ts).
     await ledger.requestBooking(attemptId)
@@ -178,12 +176,7 @@ export async function bookConfirmedRefund(
     } else {
       await container.resolve(Modules.PAYMENT).refundPayment(input)
       // No payment.refunded event on this road: the plan is applied here (the recovery job would otherwise).
-      await convergeMoney(container, row.paylater_order_id).catch((error: unknown) => {
-        if (error instanceof CartBusyError) return
-        container
-          .resolve(ContainerRegistrationKeys.LOGGER)
-          .warn(`PayLater: Medusa's records of ${logRef(row.paylater_order_id)} were not brought in line after the booked refund (the recovery job tries again): ${(error as Error)?.message}`)
-      })
+      await convergeMoneyOrLeaveToRecovery(container, row.paylater_order_id)
     }
     return { booked: true, booking_error: null }
   } catch (error) {
