@@ -156,7 +156,8 @@ async function integrationServices(env) {
   let template = { drop: async () => {} }
   // PAYLATER_TEST_TEMPLATE=off: every suite migrates its own database (to compare, or to debug).
   if (process.env.PAYLATER_TEST_TEMPLATE !== "off") {
-    template = await createTemplateDatabase({ root, dbEnv, env, log }).catch(async (error) => {
+    // A server this run did not start outlives it: the template is kept there for the next run.
+    template = await createTemplateDatabase({ root, dbEnv, env, log, keep: !db.embedded }).catch(async (error) => {
       await db.stop().catch(() => {})
       throw error
     })

@@ -6,9 +6,25 @@
 //
 // The suites find the template through PAYLATER_TEST_TEMPLATE_DB; without it (jest run by hand)
 // each suite migrates its own database as before.
+//
+// The migration is a Medusa boot and every migration on an empty database (42-53 CPU-seconds on a
+// slow 2-core machine, beside the unit tier): on a server that outlives the run (the machine's
+// PostgreSQL, not an embedded one) the template is kept, named by a fingerprint of what decides its
+// schema, and the next run with the same fingerprint copies it without migrating. A template that
+// missed a change would only cost time, never a wrong schema: each suite's runner still runs its own
+// migration pass on its copy, which migrates whatever the template lacks.
+const crypto = require("node:crypto")
+const fs = require("node:fs")
 const path = require("node:path")
 const { spawn } = require("node:child_process")
 const { Client } = require("pg")
+const { migrationFingerprint } = require("./demo/migrations")
+
+const PREFIX = "paylater_test_template_"
+/** The database comment of a finished template: "<NOTE> <ISO date>". */
+const NOTE = "paylater test template, migrated"
+/** Templates of another fingerprint unused this long are dropped (another branch's, an older lockfile's). */
+const STALE_MS = 24 * 60 * 60_000
 
 /** The variable the integration suites read the template's name from. */
 const TEMPLATE_ENV = "PAYLATER_TEST_TEMPLATE_DB"
@@ -51,13 +67,77 @@ function migrate({ root, env }) {
 }
 
 /**
- * Creates and migrates `paylater_test_template_<pid>` on the run's PostgreSQL.
- * @param {{ root: string, dbEnv: Record<string,string>, env: NodeJS.ProcessEnv, log: (s: string) => void }} opts
+ * The template's name: what decides its schema (the bench's and demo's fingerprint: the lockfile's
+ * Medusa, medusa-config.ts, the plugin's migrations and links) and what the migration runs with
+ * (this file, the environment's PAYLATER_ and MEDUSA_ variables, which medusa-config.ts reads).
+ */
+function templateName(root, env) {
+  const hash = crypto.createHash("sha256").update(migrationFingerprint(root)).update(fs.readFileSync(__filename))
+  for (const key of Object.keys(env).filter((k) => /^(PAYLATER_|MEDUSA_)/.test(k) && !/^PAYLATER_TEST_RUN_DIR$/.test(k)).sort()) {
+    hash.update(`\0${key}=${env[key]}`)
+  }
+  return `${PREFIX}${hash.digest("hex").slice(0, 20)}`
+}
+
+/** Whether `name` is a finished template (renamed into place and marked, below). */
+async function isFinished(dbEnv, name) {
+  const client = new Client({ connectionString: connectionUrl(dbEnv, "postgres") })
+  await client.connect()
+  try {
+    const { rows } = await client.query(
+      "select shobj_description(oid, 'pg_database') as note from pg_database where datname = $1 and not datallowconn",
+      [name]
+    )
+    return typeof rows[0]?.note === "string" && rows[0].note.startsWith(NOTE)
+  } finally {
+    await client.end()
+  }
+}
+
+/** Drops other fingerprints' templates unused for a day (errors ignored: one being copied stays). */
+async function dropStaleTemplates(dbEnv, keep) {
+  const client = new Client({ connectionString: connectionUrl(dbEnv, "postgres") })
+  await client.connect()
+  try {
+    const { rows } = await client.query(
+      "select datname, shobj_description(oid, 'pg_database') as note from pg_database where datname like $1 and datname <> $2",
+      [`${PREFIX}%`, keep]
+    )
+    for (const { datname, note } of rows) {
+      // Unmarked ones are a run's own, being migrated now: left alone.
+      const at = String(note ?? "").startsWith(NOTE) ? Date.parse(String(note).slice(NOTE.length + 1)) : NaN
+      if (!Number.isFinite(at) || Date.now() - at < STALE_MS) continue
+      // No connection is needed to drop it (nor allowed: a copy could be starting from it).
+      await client.query(`DROP DATABASE IF EXISTS "${datname}"`).catch(() => {})
+    }
+  } finally {
+    await client.end()
+  }
+}
+
+/**
+ * The migrated template on the run's PostgreSQL. `keep`: the server outlives the run, so a template
+ * of the same fingerprint is reused and this one is kept for the next run; otherwise (an embedded
+ * server made for this run) it is migrated here and dropped at the end.
+ * @param {{ root: string, dbEnv: Record<string,string>, env: NodeJS.ProcessEnv, log: (s: string) => void, keep?: boolean }} opts
  * @returns {Promise<{ name: string, drop: () => Promise<void> }>}
  */
-async function createTemplateDatabase({ root, dbEnv, env, log }) {
-  const name = `paylater_test_template_${process.pid}`
+async function createTemplateDatabase({ root, dbEnv, env, log, keep = false }) {
   const started = Date.now()
+  const finalName = keep ? templateName(root, env) : `${PREFIX}${process.pid}`
+  const kept = { name: finalName, drop: async () => {} }
+  if (keep) {
+    await dropStaleTemplates(dbEnv, finalName).catch(() => {})
+    if (await isFinished(dbEnv, finalName)) {
+      // Marked as used now, so another fingerprint's run does not take it for stale.
+      await onServer(dbEnv, [`COMMENT ON DATABASE "${finalName}" IS '${NOTE} ${new Date().toISOString()}'`]).catch(() => {})
+      log(`template database ${finalName}: migrated by an earlier run with the same fingerprint, reused (${((Date.now() - started) / 1000).toFixed(1)} s)`)
+      return kept
+    }
+  }
+  // Built under a name of this run's own, and renamed into place only once migrated: a run killed
+  // meanwhile leaves no half-migrated template under the name the next run looks for.
+  const name = keep ? `${finalName}_${process.pid}` : finalName
   await onServer(dbEnv, [`DROP DATABASE IF EXISTS "${name}"`, `CREATE DATABASE "${name}"`])
   const migrateEnv = { ...env, DATABASE_URL: connectionUrl(dbEnv, name), NODE_ENV: "test" }
   // The in-process suites run on the in-memory modules (integration-tests/setup.js): migrate those.
@@ -72,11 +152,20 @@ async function createTemplateDatabase({ root, dbEnv, env, log }) {
     await onServer(dbEnv, [`DROP DATABASE IF EXISTS "${name}"`]).catch(() => {})
     throw error
   }
-  log(`template database ${name} migrated once for every suite (${((Date.now() - started) / 1000).toFixed(1)} s)`)
-  return {
-    name,
-    drop: () => onServer(dbEnv, [`ALTER DATABASE "${name}" WITH ALLOW_CONNECTIONS true`, `DROP DATABASE IF EXISTS "${name}"`]),
+  const seconds = ((Date.now() - started) / 1000).toFixed(1)
+  if (!keep) {
+    log(`template database ${name} migrated once for every suite (${seconds} s)`)
+    return { name, drop: () => onServer(dbEnv, [`ALTER DATABASE "${name}" WITH ALLOW_CONNECTIONS true`, `DROP DATABASE IF EXISTS "${name}"`]) }
   }
+  try {
+    await onServer(dbEnv, [`ALTER DATABASE "${name}" RENAME TO "${finalName}"`, `COMMENT ON DATABASE "${finalName}" IS '${NOTE} ${new Date().toISOString()}'`])
+  } catch (error) {
+    // Another run with the same fingerprint finished first: use its template, drop this one.
+    await onServer(dbEnv, [`ALTER DATABASE "${name}" WITH ALLOW_CONNECTIONS true`, `DROP DATABASE IF EXISTS "${name}"`]).catch(() => {})
+    if (!(await isFinished(dbEnv, finalName))) throw error
+  }
+  log(`template database ${finalName} migrated for every suite (${seconds} s), kept for the next run with the same fingerprint`)
+  return kept
 }
 
 module.exports = { createTemplateDatabase, TEMPLATE_ENV }
