@@ -35,14 +35,21 @@ function connectionUrl(dbEnv, database) {
   return `postgres://${user}${password}@${dbEnv.DB_HOST || "localhost"}:${dbEnv.DB_PORT || "5432"}/${database}`
 }
 
-async function onServer(dbEnv, statements) {
+/** `fn(client)` on a connection to the server's "postgres" database, closed afterwards. */
+async function withServer(dbEnv, fn) {
   const client = new Client({ connectionString: connectionUrl(dbEnv, "postgres") })
   await client.connect()
   try {
-    for (const sql of statements) await client.query(sql)
+    return await fn(client)
   } finally {
     await client.end()
   }
+}
+
+async function onServer(dbEnv, statements) {
+  await withServer(dbEnv, async (client) => {
+    for (const sql of statements) await client.query(sql)
+  })
 }
 
 /** `medusa db:migrate` on the repo's medusa-config.ts, output kept for a failure message. */
@@ -81,24 +88,15 @@ function templateName(root, env) {
 
 /** Whether `name` is a finished template (renamed into place and marked, below). */
 async function isFinished(dbEnv, name) {
-  const client = new Client({ connectionString: connectionUrl(dbEnv, "postgres") })
-  await client.connect()
-  try {
-    const { rows } = await client.query(
-      "select shobj_description(oid, 'pg_database') as note from pg_database where datname = $1 and not datallowconn",
-      [name]
-    )
-    return typeof rows[0]?.note === "string" && rows[0].note.startsWith(NOTE)
-  } finally {
-    await client.end()
-  }
+  const { rows } = await withServer(dbEnv, (client) =>
+    client.query("select shobj_description(oid, 'pg_database') as note from pg_database where datname = $1 and not datallowconn", [name])
+  )
+  return typeof rows[0]?.note === "string" && rows[0].note.startsWith(NOTE)
 }
 
 /** Drops other fingerprints' templates unused for a day (errors ignored: one being copied stays). */
 async function dropStaleTemplates(dbEnv, keep) {
-  const client = new Client({ connectionString: connectionUrl(dbEnv, "postgres") })
-  await client.connect()
-  try {
+  await withServer(dbEnv, async (client) => {
     const { rows } = await client.query(
       "select datname, shobj_description(oid, 'pg_database') as note from pg_database where datname like $1 and datname <> $2",
       [`${PREFIX}%`, keep]
@@ -110,9 +108,7 @@ async function dropStaleTemplates(dbEnv, keep) {
       // No connection is needed to drop it (nor allowed: a copy could be starting from it).
       await client.query(`DROP DATABASE IF EXISTS "${datname}"`).catch(() => {})
     }
-  } finally {
-    await client.end()
-  }
+  })
 }
 
 /**
