@@ -21,10 +21,23 @@ const { Client } = require("pg")
 const { migrationFingerprint } = require("./demo/migrations")
 
 const PREFIX = "paylater_test_template_"
-/** The database comment of a finished template: "<NOTE> <ISO date>". */
+/** Database comments: "<NOTE> <ISO date>" on a finished template (the date of its last use), "<BUILDING> <ISO date>" on one being migrated. */
 const NOTE = "paylater test template, migrated"
-/** Templates of another fingerprint unused this long are dropped (another branch's, an older lockfile's). */
+const BUILDING = "paylater test template, building"
+/** Templates (or builds) not used for this long are dropped: another branch's, an older lockfile's, a killed run's. */
 const STALE_MS = 24 * 60 * 60_000
+/** The advisory lock under which a run decides on the kept templates (reuse and mark, or drop). */
+const LOCK_KEY = 7_341_205_118
+/** Variables of the test harness, which decide nothing in the schema (and differ between whole and filtered runs). */
+const HARNESS_VARIABLES = new Set([
+  "PAYLATER_PLUGIN_BUILT",
+  "PAYLATER_TEST_WORKERS",
+  "PAYLATER_TEST_TEMPLATE",
+  "PAYLATER_TEST_RUN_DIR",
+  "PAYLATER_TEST_REDIS_URL",
+  "PAYLATER_SUITE_CPU_DIR",
+  "MEDUSA_DISABLE_TELEMETRY",
+])
 
 /** The variable the integration suites read the template's name from. */
 const TEMPLATE_ENV = "PAYLATER_TEST_TEMPLATE_DB"
@@ -76,38 +89,54 @@ function migrate({ root, env }) {
 /**
  * The template's name: what decides its schema (the bench's and demo's fingerprint: the lockfile's
  * Medusa, medusa-config.ts, the plugin's migrations and links) and what the migration runs with
- * (this file, the environment's PAYLATER_ and MEDUSA_ variables, which medusa-config.ts reads).
+ * (this file, the .env files medusa-config.ts loads, the PAYLATER_ and MEDUSA_ variables it reads,
+ * but the harness's own).
  */
 function templateName(root, env) {
   const hash = crypto.createHash("sha256").update(migrationFingerprint(root)).update(fs.readFileSync(__filename))
-  for (const key of Object.keys(env).filter((k) => /^(PAYLATER_|MEDUSA_)/.test(k) && !/^PAYLATER_TEST_RUN_DIR$/.test(k)).sort()) {
+  for (const file of [".env", ".env.test"]) {
+    const at = path.join(root, file)
+    hash.update(`\0${file}=`).update(fs.existsSync(at) ? fs.readFileSync(at) : "")
+  }
+  for (const key of Object.keys(env).filter((k) => /^(PAYLATER_|MEDUSA_)/.test(k) && !HARNESS_VARIABLES.has(k)).sort()) {
     hash.update(`\0${key}=${env[key]}`)
   }
   return `${PREFIX}${hash.digest("hex").slice(0, 20)}`
 }
 
-/** Whether `name` is a finished template (renamed into place and marked, below). */
-async function isFinished(dbEnv, name) {
-  const { rows } = await withServer(dbEnv, (client) =>
-    client.query("select shobj_description(oid, 'pg_database') as note from pg_database where datname = $1 and not datallowconn", [name])
-  )
-  return typeof rows[0]?.note === "string" && rows[0].note.startsWith(NOTE)
-}
+const comment = (client, name, note) => client.query(`COMMENT ON DATABASE "${name}" IS '${note} ${new Date().toISOString()}'`)
 
-/** Drops other fingerprints' templates unused for a day (errors ignored: one being copied stays). */
-async function dropStaleTemplates(dbEnv, keep) {
-  await withServer(dbEnv, async (client) => {
+/**
+ * Under the advisory lock (so no run drops a template another has just chosen): drops kept
+ * templates and builds unused for a day, then, when `name` is a finished template, marks it used
+ * now and answers true.
+ */
+async function reuseOrClean(dbEnv, name, log) {
+  return withServer(dbEnv, async (client) => {
+    await client.query("SELECT pg_advisory_lock($1)", [LOCK_KEY])
     const { rows } = await client.query(
-      "select datname, shobj_description(oid, 'pg_database') as note from pg_database where datname like $1 and datname <> $2",
-      [`${PREFIX}%`, keep]
+      "SELECT datname, datallowconn, shobj_description(oid, 'pg_database') AS note FROM pg_database WHERE starts_with(datname, $1)",
+      [PREFIX]
     )
-    for (const { datname, note } of rows) {
-      // Unmarked ones are a run's own, being migrated now: left alone.
-      const at = String(note ?? "").startsWith(NOTE) ? Date.parse(String(note).slice(NOTE.length + 1)) : NaN
+    let finished = false
+    for (const { datname, datallowconn, note } of rows) {
+      const text = String(note ?? "")
+      if (datname === name) {
+        finished = !datallowconn && text.startsWith(NOTE)
+        continue
+      }
+      // Unmarked ones (an embedded server's, a run of an earlier version of this file's) are left alone.
+      const marked = text.startsWith(NOTE) || text.startsWith(BUILDING)
+      const at = marked ? Date.parse(text.slice(text.lastIndexOf(" ") + 1)) : NaN
       if (!Number.isFinite(at) || Date.now() - at < STALE_MS) continue
-      // No connection is needed to drop it (nor allowed: a copy could be starting from it).
-      await client.query(`DROP DATABASE IF EXISTS "${datname}"`).catch(() => {})
+      // No connection is needed to drop it; a copy of it still running makes the drop wait for it.
+      await client
+        .query(`DROP DATABASE IF EXISTS "${datname}"`)
+        .then(() => log(`template database ${datname}: unused since ${new Date(at).toISOString()}, dropped`))
+        .catch((error) => log(`template database ${datname}: unused for a day, not dropped (${error.message})`))
     }
+    if (finished) await comment(client, name, NOTE)
+    return finished
   })
 }
 
@@ -122,19 +151,16 @@ async function createTemplateDatabase({ root, dbEnv, env, log, keep = false }) {
   const started = Date.now()
   const finalName = keep ? templateName(root, env) : `${PREFIX}${process.pid}`
   const kept = { name: finalName, drop: async () => {} }
-  if (keep) {
-    await dropStaleTemplates(dbEnv, finalName).catch(() => {})
-    if (await isFinished(dbEnv, finalName)) {
-      // Marked as used now, so another fingerprint's run does not take it for stale.
-      await onServer(dbEnv, [`COMMENT ON DATABASE "${finalName}" IS '${NOTE} ${new Date().toISOString()}'`]).catch(() => {})
-      log(`template database ${finalName}: migrated by an earlier run with the same fingerprint, reused (${((Date.now() - started) / 1000).toFixed(1)} s)`)
-      return kept
-    }
+  if (keep && (await reuseOrClean(dbEnv, finalName, log))) {
+    log(`template database ${finalName}: migrated by an earlier run with the same fingerprint, reused (${((Date.now() - started) / 1000).toFixed(1)} s)`)
+    return kept
   }
-  // Built under a name of this run's own, and renamed into place only once migrated: a run killed
-  // meanwhile leaves no half-migrated template under the name the next run looks for.
-  const name = keep ? `${finalName}_${process.pid}` : finalName
+  // Built under a name of this run's own (two runs with one pid on one server, from two machines,
+  // still differ), marked as a build, and renamed into place only once migrated and marked
+  // finished: the name the next run looks for never holds a half-migrated or unmarked template.
+  const name = keep ? `${finalName}_${crypto.randomBytes(4).toString("hex")}` : finalName
   await onServer(dbEnv, [`DROP DATABASE IF EXISTS "${name}"`, `CREATE DATABASE "${name}"`])
+  if (keep) await withServer(dbEnv, (client) => comment(client, name, BUILDING))
   const migrateEnv = { ...env, DATABASE_URL: connectionUrl(dbEnv, name), NODE_ENV: "test" }
   // The in-process suites run on the in-memory modules (integration-tests/setup.js): migrate those.
   for (const variable of ["REDIS_URL", "MEDUSA_REDIS_PREFIX", "MEDUSA_WORKER_MODE", "NODE_OPTIONS", "TEST_TYPE"]) {
@@ -154,11 +180,18 @@ async function createTemplateDatabase({ root, dbEnv, env, log, keep = false }) {
     return { name, drop: () => onServer(dbEnv, [`ALTER DATABASE "${name}" WITH ALLOW_CONNECTIONS true`, `DROP DATABASE IF EXISTS "${name}"`]) }
   }
   try {
-    await onServer(dbEnv, [`ALTER DATABASE "${name}" RENAME TO "${finalName}"`, `COMMENT ON DATABASE "${finalName}" IS '${NOTE} ${new Date().toISOString()}'`])
+    await withServer(dbEnv, async (client) => {
+      await comment(client, name, NOTE)
+      await client.query(`ALTER DATABASE "${name}" RENAME TO "${finalName}"`)
+    })
   } catch (error) {
-    // Another run with the same fingerprint finished first: use its template, drop this one.
-    await onServer(dbEnv, [`ALTER DATABASE "${name}" WITH ALLOW_CONNECTIONS true`, `DROP DATABASE IF EXISTS "${name}"`]).catch(() => {})
-    if (!(await isFinished(dbEnv, finalName))) throw error
+    // Another run with the same fingerprint finished first: this one is dropped, and its template used.
+    await onServer(dbEnv, [`DROP DATABASE IF EXISTS "${name}"`]).catch(() => {})
+    if (!(await reuseOrClean(dbEnv, finalName, log))) {
+      throw new Error(`template database ${name} could not be renamed to ${finalName}, which is not a finished template (drop it by hand): ${error.message}`)
+    }
+    log(`template database ${finalName}: another run with the same fingerprint finished it first, used (${seconds} s)`)
+    return kept
   }
   log(`template database ${finalName} migrated for every suite (${seconds} s), kept for the next run with the same fingerprint`)
   return kept
