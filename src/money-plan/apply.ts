@@ -64,11 +64,7 @@ export async function convergeMoney(container: MedusaContainer, paylaterOrderId:
  * it is logged, and the recovery job converges Medusa's records later (reconciliation/given-back-money.ts).
  */
 export async function applyMoneyPlanAfterRefund(container: MedusaContainer, paylaterOrderId: string, now: Date = new Date()): Promise<void> {
-  await applyMoneyPlan(container, paylaterOrderId, now).catch((error: unknown) =>
-    container
-      .resolve(ContainerRegistrationKeys.LOGGER)
-      .warn(`PayLater: Medusa's records of ${logRef(paylaterOrderId)} were not brought in line after its refund (the recovery job tries again): ${(error as Error)?.message}`)
-  )
+  await applyMoneyPlan(container, paylaterOrderId, now).catch((error: unknown) => leftToRecovery(container, paylaterOrderId, error))
 }
 
 /**
@@ -78,11 +74,14 @@ export async function applyMoneyPlanAfterRefund(container: MedusaContainer, payl
  */
 export async function convergeMoneyOrLeaveToRecovery(container: MedusaContainer, paylaterOrderId: string): Promise<MoneyPlan | null> {
   return convergeMoney(container, paylaterOrderId).catch((error: unknown) => {
-    if (!(error instanceof CartBusyError)) {
-      container
-        .resolve(ContainerRegistrationKeys.LOGGER)
-        .warn(`PayLater: Medusa's records of ${logRef(paylaterOrderId)} were not brought in line with its money (the recovery job tries again): ${(error as Error)?.message}`)
-    }
+    if (!(error instanceof CartBusyError)) leftToRecovery(container, paylaterOrderId, error)
     return null
   })
+}
+
+/** The one line a road writes when it leaves Medusa's records to the recovery job. */
+function leftToRecovery(container: MedusaContainer, paylaterOrderId: string, error: unknown): void {
+  container
+    .resolve(ContainerRegistrationKeys.LOGGER)
+    .warn(`PayLater: Medusa's records of ${logRef(paylaterOrderId)} were not brought in line with its money (the recovery job tries again): ${(error as Error)?.message}`)
 }

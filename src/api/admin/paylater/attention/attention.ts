@@ -163,11 +163,11 @@ export async function bookConfirmedRefund(
     const row = item.paylater_order_id ? await ledger.findAttempt(item.paylater_order_id) : null
     if (!row) return { booked: false, booking_error: "No PayLater payment on record names this refund; record it on the order by hand." }
     const owner = await whoseMoney(container, row, new Date(), { record: false })
-    const onOrder = medusaRefundOf(owner)
-    const onTheOrder = onOrder.step === "allow"
-    if (onOrder.step === "refuse" && !heldByNoOrder(owner)) {
+    const medusaRefund = medusaRefundOf(owner)
+    const onTheOrder = medusaRefund.step === "allow"
+    if (medusaRefund.step === "refuse" && !heldByNoOrder(owner)) {
       // Not yet decidable (an order being recorded or finished): booked neither way rather than wrongly.
-      return { booked: false, booking_error: onOrder.why }
+      return { booked: false, booking_error: medusaRefund.why }
     }
     // The provider's refund call then books this attempt instead of sending it (refund-guard.ts).
     await ledger.requestBooking(attemptId)
