@@ -152,8 +152,8 @@ export function link({ api, getContainer }: SuiteOptions, paylater: SandboxHandl
   describe("refused at checkout", () => {
 
     // The provider's refusal reaching the storefront as a 400 with its words; the currency check and
-    // the range's other side are initiate.suite.ts's ("refuses a non-QAR cart …", "refuses %p outside
-    // the outlet's own range …").
+    // the range's other side are initiate.suite.ts's ("refuses other currencies with a message the
+    // storefront can show", "refuses %p outside the outlet's own range …").
     it.each([["below", "belowMin", "110.00"]] as const)("refuses an amount %s the outlet's range", async (_label, variant, amount) => {
       const cart = await store.createCart({ regionId: seed.regionId, variantId: seed.variants[variant].id })
       const pc = await store.createPaymentCollection(cart.id)

@@ -6,13 +6,10 @@
  * ledger takes. Default policy (`paidWithoutOrder: "refund"`); the hold policy is
  * hold-app/lost-request-held.ts.
  *
- * - PayLater-looking keys sent by the storefront → never shown back (initiate.suite.ts: they are
- *   dropped from the session's view, so the paid link is an ordinary one).
+ * - A Request to Pay whose answer was lost, approved later in the app → listed, refunded exactly once.
+ * - PayLater-looking keys sent by the storefront → never shown back, and the paid link → one order.
  * - checkout restarted, then the FIRST link paid → found and handled, never silently lost.
  * - After a failed completion, Medusa's recreated unpaid session shows none of the paid one's state.
- *
- * A Request to Pay whose answer was lost and that was approved later is hold-app/lost-request-held.ts
- * (listed); the automatic refund of listed money is paylater-paid-without-order.ts.
  */
 import { useSeededStore } from "../../helpers/seeded-store"
 import type { SandboxHandle } from "../../helpers/sandbox"
@@ -20,6 +17,7 @@ import type { SuiteOptions } from "../../helpers/shared-app"
 import { PAYLATER_PROVIDER_ID } from "../../helpers/seed"
 import { createAdminUser, startCheckout, type AdminAuth } from "../../helpers/store-client"
 import { MINUTE, runScheduledJobs } from "../paylater-ledger/clocks"
+import { loseRequestToPay } from "../paylater-ledger/lost-request"
 import { merchantView } from "../paylater-ledger/merchant"
 import { successDelivered as notifiedOfSuccess } from "../paylater-ledger/notifications"
 import { eventually, ledgerForCart } from "../paylater-link/ledger"
@@ -52,6 +50,40 @@ export function ledger({ api, getContainer }: SuiteOptions, paylater: SandboxHan
   afterEach(() => paylater().clearFaults())
 
   const successDelivered = (orderId: string) => notifiedOfSuccess(paylater, orderId)
+
+  it("a Request to Pay whose answer was lost, approved later in the app: listed as paid without an order, refunded exactly once", async () => {
+    const { cartId, reference, storefront } = await loseRequestToPay(store, seed, paylater)
+    // The storefront was told something went wrong ("check the app"), and holds no session.
+    expect(storefront).toMatchObject({ ok: false })
+    expect(storefront.status).toBeGreaterThanOrEqual(400)
+
+    // The request is on the phone all the same; the shopper approves it, PayLater notifies the store.
+    await paylater().approveRequest(reference)
+    await successDelivered(reference)
+    await runScheduledJobs(getContainer())
+
+    // The operator sees the money: one item, for this request, its amount and its cart.
+    const item = await merchant.listed(reference)
+    expect(item).toMatchObject({ kind: "paid_without_order", paylater_order_id: reference, amount: "360.00", cart_id: cartId, can_refund: true })
+    expect(await merchant.itemsFor(reference)).toHaveLength(1)
+    expect(await ledgerForCart(getContainer(), cartId)).toMatchObject({ orders: 0 })
+
+    // Not before PayLater's refund window.
+    await runScheduledJobs(getContainer())
+    expect(merchant.refundsAtPayLater(reference)).toEqual([])
+
+    // After it: two runs at once, one full refund, and the item is closed as refunded.
+    paylater().advanceClock(PAST_REFUND_WINDOW * MINUTE)
+    await runScheduledJobs(getContainer(), PAST_REFUND_WINDOW, 2)
+    expect(merchant.refundsAtPayLater(reference)).toEqual([expect.objectContaining({ amount: "360.00", full: true })])
+    expect(await merchant.itemsFor(reference)).toEqual([])
+    expect(await merchant.itemsFor(reference, "resolved")).toEqual([expect.objectContaining({ id: item.id, resolution: "refunded" })])
+
+    // Later runs send nothing more, and the shopper's cart never becomes an order with that money.
+    await runScheduledJobs(getContainer(), 120)
+    expect(merchant.refundsAtPayLater(reference)).toHaveLength(1)
+    expect(await ledgerForCart(getContainer(), cartId)).toMatchObject({ orders: 0 })
+  })
 
   /** Every key a storefront could send to look like PayLater's word, plus one unknown key. */
   const INJECTED: Record<string, unknown> = {
@@ -98,6 +130,30 @@ export function ledger({ api, getContainer }: SuiteOptions, paylater: SandboxHan
       onTheCart: [],
       screen: "waiting",
     })
+  })
+
+  it("with PayLater-looking keys sent by the storefront, the paid link still becomes exactly one order", async () => {
+    const { session, cartId } = await checkoutWithInjectedKeys()
+    // The shopper pays the link PayLater actually holds for this session (not the injected URL).
+    const link = paylater()
+      .orders()
+      .find((o) => o.kind === "link" && o.orderId.startsWith(session.id))
+    if (!link?.link) throw new Error(`no PayLater link for ${session.id}: ${JSON.stringify(paylater().orders().map((o) => o.orderId))}`)
+    const back = await followToApp(api, await decideOnLink(link.link.paymentLinkUrl, "approve"))
+    const placed = await ledgerForCart(getContainer(), cartId)
+    expect({ back: back.location, ...placed }).toMatchObject({
+      back: `${STOREFRONT}/order/confirmed/${placed.orderId}`,
+      orders: 1,
+      payments: 1,
+      captures: 1,
+      refunds: 0,
+    })
+
+    // The webhook and a reconciliation run afterwards change nothing; nothing needs a person.
+    await successDelivered(link.orderId)
+    await runScheduledJobs(getContainer())
+    expect(await ledgerForCart(getContainer(), cartId)).toMatchObject({ orders: 1, payments: 1, captures: 1, refunds: 0 })
+    expect(await merchant.itemsFor(link.orderId)).toEqual([])
   })
 
   /**

@@ -159,6 +159,18 @@ export function paidWithoutOrder({ api, getContainer }: SuiteOptions, paylater: 
     expect(refundsAt(sessionId)).toHaveLength(1)
   })
 
+  it("is listed from PayLater's webhook alone when the shopper never comes back", async () => {
+    paylater.pointWebhooksAt(api, "/paylater/webhooks")
+    const started = await startCheckout(store, { regionId: seed.regionId, variantId: stocked.variantId }, PAYLATER_PROVIDER_ID)
+    const session = started.session.ok ? started.session.data.session! : null
+    if (!session) throw new Error("no session")
+    await stocked.setStock(0)
+    await decideOnLink(String(session.data.payment_link_url), "approve")
+    const item = await listedItem(session.id)
+    expect(item).toMatchObject({ amount: "360.00", detail: expect.objectContaining({ signal: "webhook" }) })
+    expect(await ledgerForCart(getContainer(), started.cart.id)).toMatchObject({ orders: 0, payments: 1 })
+  })
+
   /**
    * Paid, sold out, then paid again with a new session on the cart's collection. Medusa's rollback of
    * the failed completion makes it (refundPaymentAndRecreatePaymentSessionWorkflow: its refund is
@@ -233,6 +245,40 @@ export function paidWithoutOrder({ api, getContainer }: SuiteOptions, paylater: 
       refund: { amount: item.amount, by: "person", actor: admin.email, at: expect.any(String) },
       listing: { kind: "paid_without_order", status: "resolved", resolution: "refunded" },
     })
+  })
+
+  it("lists a link paid after its session was deleted as paid without an order, and refunds it once after the window", async () => {
+    const started = await startCheckout(store, { regionId: seed.regionId, variantId: seed.variants.standard.id }, PAYLATER_PROVIDER_ID)
+    const session = started.session.ok ? started.session.data.session! : null
+    if (!session) throw new Error("no session")
+    // The cart changes: Medusa deletes the session, the link stays payable at PayLater.
+    expect((await store.post(`/store/carts/${started.cart.id}/line-items`, { variant_id: seed.variants.standard.id, quantity: 1 })).ok).toBe(true)
+    await decideOnLink(String(session.data.payment_link_url), "approve")
+    await payLaterReconcileWorkflow(getContainer()).run({ input: {} })
+    // Its collection was named by the store request that created it: the cart is known.
+    expect(await attention()).toEqual([
+      expect.objectContaining({ kind: "paid_without_order", paylater_order_id: session.id, amount: "360.00", cart_id: started.cart.id, payment_id: null, can_refund: true }),
+    ])
+    expect(await run(new Date())).toEqual([])
+    paylater().advanceClock(12 * MINUTE)
+    expect(await run(later(12))).toEqual([expect.objectContaining({ outcome: "refunded" })])
+    expect(await run(later(60))).toEqual([])
+    expect(refundsAt(session.id)).toEqual([expect.objectContaining({ amount: "360.00", full: true })])
+  })
+
+  it("a refund PayLater refuses as too early is tried again later, and goes through once the window is open", async () => {
+    const { sessionId } = await paidButSoldOut()
+    await listedItem(sessionId)
+    // Our clock says due, PayLater's does not yet: a clear refusal, nothing paid out.
+    expect(await run(later(12))).toEqual([expect.objectContaining({ outcome: "retry_later" })])
+    expect(refundsAt(sessionId)).toHaveLength(0)
+    const [waiting] = await attention()
+    expect(waiting).toMatchObject({ refund_state: "scheduled", refund_tries: 1, refund_error: expect.stringMatching(/10 minutes/) })
+    // Not before its backoff.
+    expect(await run(later(12))).toEqual([])
+    paylater().advanceClock(15 * MINUTE)
+    expect(await run(later(15))).toEqual([expect.objectContaining({ outcome: "refunded" })])
+    expect(refundsAt(sessionId)).toHaveLength(1)
   })
 
   it("a refund whose answer is lost is 'outcome unknown': listed for a person, never sent again", async () => {

@@ -2,13 +2,14 @@
  * The refund guard and Settings → PayLater's routes, over Medusa's real admin API, a real
  * PostgreSQL and the PayLater sandbox with its fault injection: a refund left pending by a process
  * that died is taken as unknown and listed; a refund Medusa kept but never sent is listed once; the
- * page's connection test, webhook counts, last reconciliation run and attention list.
+ * page's registrations (nothing secret in its JSON), connection test, webhook counts, last
+ * reconciliation run and attention list.
  *
  * Proven elsewhere (issue 43 moved them out of here): the guard blocking a second refund until staff
  * record PayLater's answer, end to end in the demo's Settings → PayLater journey and in
  * refund-ledger.suite.ts; partial refunds adding up exactly and never passing what was paid in
  * refund.suite.ts and refund-ledger.suite.ts; after "not refunded" the next refund going through in
- * no-secret-leaks.spec.ts; the page showing nothing secret in the demo and registration.suite.ts.
+ * no-secret-leaks.spec.ts.
  */
 import { useSeededStore } from "../../helpers/seeded-store"
 import { Modules } from "@medusajs/framework/utils"
@@ -77,6 +78,14 @@ export function refundGuard({ api, getContainer }: SuiteOptions, paylater: Sandb
     expect(await attention()).toEqual([
       expect.objectContaining({ kind: "refund_outcome_unknown", amount: "25.00", detail: expect.objectContaining({ error_code: "ABANDONED" }) }),
     ])
+    // Only PayLater's answer closes it: a resolution this kind does not offer is refused, and it stays open.
+    const [item] = await attention()
+    const unoffered = await resolve(item.id, "resolved")
+    expect({ status: unoffered.status, message: unoffered.data.message }).toEqual({
+      status: 400,
+      message: expect.stringMatching(/does not resolve a refund outcome unknown item; use "refunded" or "not_refunded"/),
+    })
+    expect(await attention()).toEqual([expect.objectContaining({ id: item.id, status: "open" })])
     expect(paylater().order(sessionId)!.refunds).toHaveLength(0)
   })
 
@@ -109,6 +118,24 @@ export function refundGuard({ api, getContainer }: SuiteOptions, paylater: Sandb
         expect((await api.get(`/admin/paylater/${path}`, keep)).status).toBe(401)
       }
       expect((await api.post("/admin/paylater/test-connection", {}, keep)).status).toBe(401)
+    })
+
+    it("show environment, outlet, API base and webhook URL, and nothing secret", async () => {
+      const res = await api.get("/admin/paylater/settings", { ...admin, ...keep })
+      expect(res.status).toBe(200)
+      expect(res.data.paylater.registrations).toEqual([
+        expect.objectContaining({
+          id: "paylater",
+          environment: "sandbox",
+          outlet_id: 1000000061,
+          api_base_url: paylater.url(),
+          webhook_url: "http://localhost:9000/paylater/webhooks",
+        }),
+      ])
+      const text = JSON.stringify(res.data)
+      for (const secret of [paylater().options.clientSecret, paylater().options.webhookSecret]) {
+        expect(text).not.toContain(secret)
+      }
     })
 
     it("test the connection by fetching a token, and say plainly when it fails", async () => {

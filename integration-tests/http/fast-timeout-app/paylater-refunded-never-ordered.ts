@@ -139,6 +139,24 @@ export function refundedNeverOrdered({ api, getContainer }: SuiteOptions, paylat
     expect(await attention()).toEqual([])
   })
 
+  it("refunded in part from Settings → PayLater: still never an order with that payment, and paying again works", async () => {
+    const paid = await paidWhileNotOffered()
+    paylater().advanceClock(12 * MINUTE)
+    const refunded = await api.post(`/admin/paylater/attention/${paid.item.id}/refund`, { amount: "100.00" }, { ...admin, ...keep })
+    expect(refunded.status).toBe(200)
+
+    await offerPayLater(true, paid.all)
+    const completed = await store.completeCart(paid.cartId)
+    expect(completed.type).not.toBe("order")
+    expect(await ledgerForCart(getContainer(), paid.cartId)).toMatchObject({ orders: 0 })
+
+    const again = await payAgain(paid.collectionId)
+    const placed = await ledgerForCart(getContainer(), paid.cartId)
+    expect(placed.orders).toBe(1)
+    expect(again.back.location).toBe(`${STOREFRONT}/order/confirmed/${placed.orderId}`)
+    expect(await moneyOf(placed.orderId!)).toEqual({ total: Number(paid.item.amount), sessions: [again.sessionId] })
+  })
+
   it("refunded by a process that died before Medusa's records followed: completion still refuses it, and the recovery job converges Medusa's session", async () => {
     const paid = await paidWhileNotOffered()
     paylater().advanceClock(12 * MINUTE)

@@ -227,21 +227,23 @@ export function requestToPay({ api, getContainer }: SuiteOptions, paylater: Sand
       return { payments: payments.length, captures: payments.reduce((n: number, p: any) => n + (p.captures?.length ?? 0), 0) }
     }
 
-    it("draft order → order → Request to Pay → approved in the app → captured once", async () => {
+    // 150 QAR: below the payment link's 300 QAR minimum, which a point-of-sale request does not have.
+    it("draft order → order → Request to Pay of 150 QAR → approved in the app → captured once", async () => {
       const admin = await createAdminUser(api, getContainer())
-      const orderId = await orderWithOutstandingAmount(api, admin, seed)
+      const orderId = await orderWithOutstandingAmount(api, admin, seed, { small: true })
       const rtp = requestToPayApi(api, admin, orderId)
 
       const initial = await rtp.state()
       expect(initial.status).toBe(200)
-      expect(initial.data.request_to_pay).toMatchObject({ outstanding_amount: "360.00", can_send: true, request: null })
+      expect(initial.data.request_to_pay).toMatchObject({ outstanding_amount: "150.00", can_send: true, request: null })
 
       const sent = await rtp.send("+974 5111 8021")
       expect(sent.status).toBe(201)
       const request = sent.data.request_to_pay.request
-      expect(request).toMatchObject({ status: "waiting", mobile_number_masked: "974*****021", amount: "360.00" })
+      expect(request).toMatchObject({ status: "waiting", mobile_number_masked: "974*****021", amount: "150.00" })
       expect(sent.data.request_to_pay.can_send).toBe(false)
-      expect(paylater().order(request.session_id)).toMatchObject({ amount: "360.00", status: 1 })
+      expect(paylater().order(request.session_id)).toMatchObject({ amount: "150.00", status: 1 })
+      expect(rtpRequests()[0].body).toMatchObject({ order_amount: 150, expiry_minutes: 15 })
 
       // Never two live requests for one order.
       const second = await rtp.send("5111 8021")

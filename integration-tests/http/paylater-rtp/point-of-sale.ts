@@ -5,9 +5,17 @@ import { QA_ADDRESS, type AdminAuth } from "../../helpers/store-client"
 
 const keep = { validateStatus: () => true }
 
-/** Draft order (one 350 QAR item + 10 QAR shipping) converted to an order: 360.00 outstanding. */
-export async function orderWithOutstandingAmount(api: AxiosInstance, admin: AdminAuth, seed: SeedResult): Promise<string> {
-  const variant = seed.variants.standard
+/**
+ * Draft order (one 350 QAR item + 10 QAR shipping) converted to an order: 360.00 outstanding.
+ * `small`: one 100 QAR item + 50 QAR shipping, 150.00 outstanding (below the payment link's minimum).
+ */
+export async function orderWithOutstandingAmount(
+  api: AxiosInstance,
+  admin: AdminAuth,
+  seed: SeedResult,
+  opts: { small?: boolean } = {}
+): Promise<string> {
+  const variant = opts.small ? seed.variants.belowMin : seed.variants.standard
   const created = await api.post(
     "/admin/draft-orders",
     {
@@ -17,7 +25,7 @@ export async function orderWithOutstandingAmount(api: AxiosInstance, admin: Admi
       items: [{ variant_id: variant.id, quantity: 1 }],
       shipping_address: QA_ADDRESS,
       billing_address: QA_ADDRESS,
-      shipping_methods: [{ name: "Doha delivery", shipping_option_id: seed.shippingOptionId, amount: 10 }],
+      shipping_methods: [{ name: "Doha delivery", shipping_option_id: seed.shippingOptionId, amount: opts.small ? 50 : 10 }],
     },
     { ...admin, ...keep }
   )
