@@ -129,6 +129,23 @@ export function requestToPay({ api, getContainer }: SuiteOptions, paylater: Sand
       }
     )
 
+    it("refuses a number without a PayLater account before any push, and the same cart may then push to the shopper's number", async () => {
+      // The store's look-up (number + the cart's email) refuses it first, so PayLater's own 404 to
+      // such a push (a try-later error) is not reached through the store API: it is covered by the
+      // provider's unit tests (request-to-pay.suite.ts).
+      const { paymentCollection, result } = await checkout("5111 8099")
+      expect(result.ok).toBe(false)
+      if (result.ok) return
+      expect(result.status).toBe(400)
+      expect(result.error).toMatchObject({ code: "paylater_not_eligible" })
+      expect(rtpRequests()).toHaveLength(0)
+
+      // The refusal leaves the collection usable: the same cart's next session pushes once.
+      const again = await store.createPaymentSession(paymentCollection.id, PAYLATER_RTP_PROVIDER_ID, { mobile_number: "5111 8021" })
+      expect(again.ok).toBe(true)
+      expect(rtpRequests().map((r) => r.status)).toEqual([200])
+    })
+
     it("resolves a lost answer by asking PayLater: never received → sent once more under a suffix", async () => {
       await started()
       paylater().fault({ endpoint: "rtp", mode: "error", status: 500 })
