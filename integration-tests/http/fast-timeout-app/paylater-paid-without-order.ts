@@ -304,9 +304,12 @@ export function paidWithoutOrder({ api, getContainer }: SuiteOptions, paylater: 
     expect(again.status).toBe(400)
     expect(again.data.message).toMatch(/outcome is unknown/)
     expect(refundsAt(sessionId)).toHaveLength(1)
-    // Medusa's own too-early try (refused by PayLater, nothing paid out), then ours, never another.
+    // Ours last, never another. Before it, Medusa's own too-early try (refused by PayLater, nothing paid
+    // out) when its rollback of the completion got that far: under load Medusa's workflow engine can end
+    // the failed completion sooner ("Updating Status from \"ok\" to \"temp_failure\" is not allowed"),
+    // and then nothing of Medusa's is tried.
     const attempts = await ledgerModule().listPayLaterRefundAttempts({ paylater_order_id: sessionId }, { order: { sent_at: "ASC" } })
-    expect(attempts.map((a) => a.status)).toEqual(["failed", "unknown"])
+    expect([["unknown"], ["failed", "unknown"]]).toContainEqual(attempts.map((a) => a.status))
   })
 
   it("money PayLater gave back in full by another road is not refunded again from the list: 409, the item closed as refunded", async () => {
