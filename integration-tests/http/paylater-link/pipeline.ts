@@ -8,6 +8,7 @@
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { Modules } from "@medusajs/framework/utils"
 import { PAYLATER_PAYMENT_SETTLED_EVENT } from "../../../src/settlement/settle"
+import { webhookSlots } from "../../../src/signal-handlers/webhook-slots"
 import { eventually } from "./ledger"
 
 export interface PipelineWatch {
@@ -31,7 +32,16 @@ export async function watchProcessPayment(container: MedusaContainer): Promise<P
     finished: () => finished,
     failed: () => failed,
     async waitForFinished(n) {
-      await eventually(async () => finished, (v) => v >= n)
+      try {
+        await eventually(async () => finished, (v) => v >= n)
+      } catch (error) {
+        // Whether the missing settlement waited for a turn (issue 43's flake in paylater-faults' concurrency test).
+        const turns = webhookSlots()
+        throw new Error(
+          `${(error as Error).message} (${finished} of ${n} settlements finished; webhook settlement turns: ` +
+            `${turns.running} running, ${turns.waiting} waiting, ${turns.completed} completed, limit ${turns.size})`
+        )
+      }
     },
     async stop() {
       bus.unsubscribe(PAYLATER_PAYMENT_SETTLED_EVENT, subscriber as never, { subscriberId })
