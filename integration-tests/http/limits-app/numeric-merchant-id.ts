@@ -1,11 +1,10 @@
 /**
  * A notification whose merchantId arrives as a JSON number, over real HTTP into /paylater/webhooks:
- * hashed as its decimal text (section 6, written out here), it verifies and its order is placed; the
+ * hashed as its decimal text (section 6 as webhook-hostile/wire.ts writes it out), it verifies and its order is placed; the
  * same body signed with another secret is refused with 403 and changes nothing. This boot checks no
  * merchant id (LIMITS_ENV leaves PAYLATER_MERCHANT_ID empty); a numeric id meeting a configured one,
  * another merchant's refused, and non-ASCII comments are webhook.spec.ts's.
  */
-import { createHash, createHmac } from "node:crypto"
 import type { SuiteOptions } from "../../helpers/shared-app"
 import type { SandboxHandle } from "../../helpers/sandbox"
 import { useSeededStore } from "../../helpers/seeded-store"
@@ -14,12 +13,12 @@ import { startCheckout } from "../../helpers/store-client"
 import { watchWebhookPipeline } from "../../helpers/webhook-pipeline"
 import { decideOnLink } from "../paylater-link/shopper"
 import { eventually, ledgerForCart } from "../paylater-link/ledger"
+import { hmacOf, txHashOf } from "../webhook-hostile/wire"
 
+/** Signed over the id's decimal text, sent as a JSON number. */
 function signed(fields: { merchantId: number; orderId: string; status: string; timestamp: number }, secret: string) {
-  const txHash = createHash("md5")
-    .update(`${fields.merchantId}${fields.orderId}${fields.status}${fields.timestamp}`.toUpperCase(), "utf8")
-    .digest("hex")
-  return { ...fields, txHash, signature: createHmac("sha256", secret).update(txHash).digest("hex") }
+  const txHash = txHashOf({ ...fields, merchantId: String(fields.merchantId) })
+  return { ...fields, txHash, signature: hmacOf(txHash, secret) }
 }
 
 export function numericMerchantId({ api, getContainer }: SuiteOptions, paylater: SandboxHandle): void {
@@ -38,7 +37,7 @@ export function numericMerchantId({ api, getContainer }: SuiteOptions, paylater:
 
     const watch = watchWebhookPipeline(getContainer())
     try {
-      const forged = await post({ ...body, signature: createHmac("sha256", "not-the-secret").update(body.txHash).digest("hex") })
+      const forged = await post({ ...body, signature: hmacOf(body.txHash, "not-the-secret") })
       expect({ status: forged.status, message: forged.data?.message }).toEqual({ status: 403, message: expect.stringMatching(/Invalid signature/) })
       await watch.drain()
       expect(watch.emitted()).toBe(0)
