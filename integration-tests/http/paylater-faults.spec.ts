@@ -306,11 +306,13 @@ integrationTestRunner({
         const { cart, session, data } = await checkout()
         paylater().setWebhookUrl(null)
         await decideOnLink(data.payment_link_url, "approve")
-        const [a, b, hook] = await Promise.all([
-          reconcile(),
-          reconcile(),
-          api.post("/paylater/webhooks", signed(session.id, "success"), { validateStatus: () => true }),
-        ])
+        // Both runs at the same store time, as two instances' scheduled jobs firing in the same minute
+        // (atStoreTime is not reentrant: two overlapping calls would each move the clock, and the first
+        // to end would step it back under the other and under the webhook's settlement).
+        const run = async () => (await payLaterReconcileWorkflow(container()).run({ input: {} })).result
+        const [a, b, hook] = await atStoreTime(RUN_AT_MINUTES[0] * 60_000, () =>
+          Promise.all([run(), run(), api.post("/paylater/webhooks", signed(session.id, "success"), { validateStatus: () => true })])
+        )
         expect(hook.status).toBe(200)
         // One run holds the run lock; the other ends at once.
         expect([a.ran, b.ran].sort()).toEqual([false, true])

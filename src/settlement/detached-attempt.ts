@@ -13,6 +13,7 @@ import { registrationOfAttempt, warnUnroutedOnce } from "../medusa-records/regis
 import type { SettleInput, Settlement } from "./settle"
 import { takeStatusSlot } from "../medusa-effects/settlement-effects"
 import { askPayLaterAboutRow } from "./ask-paylater"
+import { waitForStatusSlot } from "../limits/status-interval"
 
 function whyDetached(row: AttemptRecord): string {
   if (row.superseded_by) {
@@ -60,8 +61,6 @@ export async function settleDetachedAttempt(
   return { outcome: "detached", session: null, attempt: current, asked, changed }
 }
 
-const SLOT_POLL_MS = 250
-
 /**
  * The interval's slot to ask PayLater about a detached row. A shopper's return waits for it (up to one
  * interval), as a live session's does: the slot is often held by PayLater's own notification of the
@@ -74,16 +73,19 @@ async function detachedSlot(
   input: Pick<SettleInput, "throttle_seconds" | "wait_for_slot">
 ): Promise<{ free: boolean; row: AttemptRecord }> {
   const seconds = input.throttle_seconds!
-  const until = Date.now() + (input.wait_for_slot ? seconds * 1000 + 500 : 0)
   let current = row
-  for (;;) {
-    if (await takeStatusSlot(container, row.paylater_order_id, seconds)) return { free: true, row: current }
-    if (Date.now() >= until) return { free: false, row: current }
-    await sleep(SLOT_POLL_MS)
-    current = (await ledgerModuleOf(container)?.findAttempt(row.paylater_order_id)) ?? current
-    // PayLater's word arrived by the road holding the slot: nothing left to ask.
-    if (current.state !== row.state) return { free: false, row: current }
-  }
+  const free = await waitForStatusSlot({
+    take: () => takeStatusSlot(container, row.paylater_order_id, seconds),
+    seconds,
+    wait: !!input.wait_for_slot,
+    sleep,
+    settled: async () => {
+      current = (await ledgerModuleOf(container)?.findAttempt(row.paylater_order_id)) ?? current
+      // PayLater's word arrived by the road holding the slot: nothing left to ask.
+      return current.state !== row.state
+    },
+  })
+  return { free, row: current }
 }
 
 /**

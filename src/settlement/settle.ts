@@ -20,6 +20,7 @@ import type { AttemptLinks, SettlementPorts } from "./ports"
 import { medusaSettlementPorts, PAYLATER_PAYMENT_SETTLED_EVENT } from "./medusa-ports"
 import { sessionMoneyLockKey } from "../money-plan/refund-plan"
 import { crashPoint } from "../faults/crash-point"
+import { waitForStatusSlot } from "../limits/status-interval"
 
 export { PAYLATER_PAYMENT_SETTLED_EVENT }
 
@@ -90,8 +91,6 @@ export type Settlement =
  */
 export type SettlementResult = Settlement & { facts: ViewFacts | null }
 
-const SLOT_POLL_MS = 250
-
 // A concurrent signal for the same session waits this long for the one in progress.
 const SETTLE_LOCK_WAIT_SECONDS = 15
 
@@ -122,14 +121,9 @@ function fromRecord(session: PayLaterSessionContext, now: Date, asked: boolean, 
 }
 
 /** The interval's slot to ask PayLater, waited for when the caller wants that. */
-async function statusSlot(ports: SettlementPorts, sessionId: string, input: SettleInput): Promise<boolean> {
+function statusSlot(ports: SettlementPorts, sessionId: string, input: SettleInput): Promise<boolean> {
   const seconds = input.throttle_seconds!
-  const until = ports.now().getTime() + (input.wait_for_slot ? seconds * 1000 + 500 : 0)
-  for (;;) {
-    if (await ports.takeStatusSlot(sessionId, seconds)) return true
-    if (ports.now().getTime() >= until) return false
-    await ports.sleep(SLOT_POLL_MS)
-  }
+  return waitForStatusSlot({ take: () => ports.takeStatusSlot(sessionId, seconds), seconds, wait: !!input.wait_for_slot, sleep: ports.sleep })
 }
 
 /**

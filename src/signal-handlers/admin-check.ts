@@ -7,7 +7,7 @@ import type { OrderActivity } from "../activity/timeline"
 import { viewOf } from "../modules/paylater-ledger/attempt-state"
 import { settlePayLaterSession } from "../settlement/settle"
 import { lastStatusOf } from "../activity/attempt-facts"
-import { STATUS_CALL_INTERVAL_SECONDS, statusSlotWithin } from "../limits/status-interval"
+import { STATUS_CALL_INTERVAL_SECONDS, waitForStatusSlot } from "../limits/status-interval"
 import { takeStatusSlot } from "../medusa-effects/settlement-effects"
 
 /**
@@ -53,7 +53,7 @@ export async function checkOrderWithPayLater(
     } else {
       // Settled already: PayLater is asked (at the row's own registration, the answer recorded on the
       // row) and its answer compared with the records; nothing in Medusa changes from it.
-      const slot = session.attempt && (await statusSlotWithin(() => takeStatusSlot(container, id, STATUS_CALL_INTERVAL_SECONDS), { wait: true }))
+      const slot = session.attempt && (await waitForStatusSlot({ take: () => takeStatusSlot(container, id, STATUS_CALL_INTERVAL_SECONDS), wait: true }))
       const answer = session.attempt && slot ? await askPayLaterAboutRow(container, session.attempt, "admin") : null
       const status = answer?.kind === "answered" ? answer.status : null
       const paidHere = state.status === "paid" || state.status === "processing"

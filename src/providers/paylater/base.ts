@@ -63,7 +63,7 @@ import { LEDGER_PORT_SLOT } from "../../process-wide/slot-keys"
 import type { AttemptKind, AttemptSignal, AttemptState } from "../../modules/paylater-ledger/attempt-state"
 import { SIGNALS } from "../../modules/paylater-ledger/attempt-state"
 import { crashPoint } from "../../faults/crash-point"
-import { STATUS_CALL_INTERVAL_SECONDS, statusSlotWithin } from "../../limits/status-interval"
+import { STATUS_CALL_INTERVAL_SECONDS, waitForStatusSlot } from "../../limits/status-interval"
 
 /** What a payment method needs to start collecting one attempt. */
 export interface StartPaymentInput {
@@ -488,7 +488,7 @@ export abstract class PayLaterBaseProvider extends AbstractPaymentProvider<PayLa
    */
   protected async takeStatusSlot(orderId: string, { wait = false }: { wait?: boolean } = {}): Promise<boolean> {
     const sessionId = sessionIdFromOrderId(orderId)
-    return statusSlotWithin(() => this.ledger().takeStatusSlot(sessionId, STATUS_CALL_INTERVAL_SECONDS), { wait })
+    return waitForStatusSlot({ take: () => this.ledger().takeStatusSlot(sessionId, STATUS_CALL_INTERVAL_SECONDS), wait })
   }
 
   /** PayLater's status operation; its answer is recorded in the attempt's ledger row before anything else. */
