@@ -306,19 +306,21 @@ integrationTestRunner({
         const { cart, session, data } = await checkout()
         paylater().setWebhookUrl(null)
         await decideOnLink(data.payment_link_url, "approve")
-        // Both runs at the same store time, as two instances' scheduled jobs firing in the same minute
-        // (atStoreTime is not reentrant: two overlapping calls would each move the clock, and the first
-        // to end would step it back under the other and under the webhook's settlement).
+        // Both runs at the same store time, as two instances' scheduled jobs firing in the same minute,
+        // and the clock moved back only once every settlement has finished (atStoreTime is not
+        // reentrant: two overlapping calls would each move the clock, and the first to end would step
+        // it back under the other and under the webhook's settlement).
         const run = async () => (await payLaterReconcileWorkflow(container()).run({ input: {} })).result
-        const [a, b, hook] = await atStoreTime(RUN_AT_MINUTES[0] * 60_000, () =>
-          Promise.all([run(), run(), api.post("/paylater/webhooks", signed(session.id, "success"), { validateStatus: () => true })])
-        )
+        const [a, b, hook] = await atStoreTime(RUN_AT_MINUTES[0] * 60_000, async () => {
+          const answers = await Promise.all([run(), run(), api.post("/paylater/webhooks", signed(session.id, "success"), { validateStatus: () => true })])
+          await watch.waitForFinished(2)
+          return answers
+        })
         expect(hook.status).toBe(200)
         // One run holds the run lock; the other ends at once.
         expect([a.ran, b.ran].sort()).toEqual([false, true])
         const winner = a.ran ? a : b
         expect(outcomeOf(winner, session.id)).toBe("paid")
-        await watch.waitForFinished(2)
         expect(watch.failed()).toBe(0)
         expect(await ledger(cart.id)).toMatchObject({ orders: 1, payments: 1, captures: 1 })
       })
