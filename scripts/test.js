@@ -148,8 +148,11 @@ function tierLine({ name, seconds, passed, failed }) {
   return `${name} ${Math.round(seconds)} s (${passed} passed, ${failed} failed)`
 }
 
-/** Starts what the integration tier needs: PostgreSQL, the migrated template database, Redis. */
-async function integrationServices(env) {
+/**
+ * Starts what the integration tier needs: PostgreSQL, the migrated template database, Redis.
+ * `niceness`: the migration's priority (below the unit tier's when it is made beside it).
+ */
+async function integrationServices(env, { niceness = 0 } = {}) {
   const db = await ensureDatabase({ dataDir: path.join(root, ".tmp", `pg-test-${process.pid}`), log })
   Object.assign(env, db.env)
   const dbEnv = { DB_HOST: env.DB_HOST, DB_PORT: env.DB_PORT, DB_USERNAME: env.DB_USERNAME, DB_PASSWORD: env.DB_PASSWORD }
@@ -157,7 +160,7 @@ async function integrationServices(env) {
   // PAYLATER_TEST_TEMPLATE=off: every suite migrates its own database (to compare, or to debug).
   if (process.env.PAYLATER_TEST_TEMPLATE !== "off") {
     // A server this run did not start outlives it: the template is kept there for the next run.
-    template = await createTemplateDatabase({ root, dbEnv, env, log, keep: !db.embedded }).catch(async (error) => {
+    template = await createTemplateDatabase({ root, dbEnv, env, log, keep: !db.embedded, niceness }).catch(async (error) => {
       await db.stop().catch(() => {})
       throw error
     })
@@ -319,7 +322,8 @@ async function main() {
   let prepared = null
   if (tiers.length > 1 && tiers.includes("integration")) {
     const integrationEnv = { ...env, TEST_TYPE: "integration" }
-    prepared = { env: integrationEnv, services: integrationServices(integrationEnv) }
+    // Below the unit tier's priority: its suites keep the cores, the migration takes what they leave.
+    prepared = { env: integrationEnv, services: integrationServices(integrationEnv, { niceness: 10 }) }
     // Awaited by the integration tier, which reports a failure; unhandled meanwhile, it would end the run.
     prepared.services.catch(() => {})
   }

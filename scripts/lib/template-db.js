@@ -16,6 +16,7 @@
 const crypto = require("node:crypto")
 const fs = require("node:fs")
 const path = require("node:path")
+const os = require("node:os")
 const { spawn } = require("node:child_process")
 const { Client } = require("pg")
 const { migrationFingerprint } = require("./demo/migrations")
@@ -66,13 +67,20 @@ async function onServer(dbEnv, statements) {
 }
 
 /** `medusa db:migrate` on the repo's medusa-config.ts, output kept for a failure message. */
-function migrate({ root, env }) {
+function migrate({ root, env, niceness = 0 }) {
   const cli = path.join(root, "node_modules", "@medusajs", "cli", "cli.js")
   // As the test runner migrates: modules and links, no migration scripts (a suite that tests one
   // runs it itself). All link actions: on an empty database they are all creates.
   const args = [cli, "db:migrate", "--skip-scripts", "--execute-all-links"]
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] })
+    if (niceness) {
+      try {
+        os.setPriority(child.pid, niceness)
+      } catch {
+        // Only a priority: the migration runs at the caller's.
+      }
+    }
     let output = ""
     const keep = (chunk) => {
       output = (output + chunk).slice(-20_000)
@@ -147,7 +155,11 @@ async function reuseOrClean(dbEnv, name, log) {
  * @param {{ root: string, dbEnv: Record<string,string>, env: NodeJS.ProcessEnv, log: (s: string) => void, keep?: boolean }} opts
  * @returns {Promise<{ name: string, drop: () => Promise<void> }>}
  */
-async function createTemplateDatabase({ root, dbEnv, env, log, keep = false }) {
+/**
+ * `niceness`: the migration's priority when it runs beside other work (scripts/test.js makes it
+ * while the unit tier runs, whose suites then keep the cores).
+ */
+async function createTemplateDatabase({ root, dbEnv, env, log, keep = false, niceness = 0 }) {
   const started = Date.now()
   const finalName = keep ? templateName(root, env) : `${PREFIX}${process.pid}`
   const kept = { name: finalName, drop: async () => {} }
@@ -167,7 +179,7 @@ async function createTemplateDatabase({ root, dbEnv, env, log, keep = false }) {
     delete migrateEnv[variable]
   }
   try {
-    await migrate({ root, env: migrateEnv })
+    await migrate({ root, env: migrateEnv, niceness })
     // A template takes no connections of its own: a copy fails while anyone is connected to it.
     await onServer(dbEnv, [`ALTER DATABASE "${name}" WITH ALLOW_CONNECTIONS false`])
   } catch (error) {
