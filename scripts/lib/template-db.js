@@ -151,11 +151,13 @@ async function reuseOrClean(dbEnv, name, log) {
 /**
  * The migrated template on the run's PostgreSQL. `keep`: the server outlives the run, so a template
  * of the same fingerprint is reused and this one is kept for the next run; otherwise (an embedded
- * server made for this run) it is migrated here and dropped at the end. `niceness`: the migration's
- * priority when it runs beside other work (scripts/test.js makes it while the unit tier runs, whose
- * suites then keep the cores).
- * @param {{ root: string, dbEnv: Record<string,string>, env: NodeJS.ProcessEnv, log: (s: string) => void, keep?: boolean, niceness?: number }} opts
+ * server made for this run) it is migrated here and dropped at the end.
+ * @param {{ root: string, dbEnv: Record<string,string>, env: NodeJS.ProcessEnv, log: (s: string) => void, keep?: boolean }} opts
  * @returns {Promise<{ name: string, drop: () => Promise<void> }>}
+ */
+/**
+ * `niceness`: the migration's priority when it runs beside other work (scripts/test.js makes it
+ * while the unit tier runs, whose suites then keep the cores).
  */
 async function createTemplateDatabase({ root, dbEnv, env, log, keep = false, niceness = 0 }) {
   const started = Date.now()

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises"
 import { ContainerRegistrationKeys } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { logRef } from "../lib/paylater"
@@ -77,6 +78,7 @@ async function detachedSlot(
     take: () => takeStatusSlot(container, row.paylater_order_id, seconds),
     seconds,
     wait: !!input.wait_for_slot,
+    sleep,
     settled: async () => {
       current = (await ledgerModuleOf(container)?.findAttempt(row.paylater_order_id)) ?? current
       // PayLater's word arrived by the road holding the slot: nothing left to ask.

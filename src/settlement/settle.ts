@@ -101,7 +101,7 @@ const SETTLE_LOCK_WAIT_SECONDS = 15
 const NOTIFIED_SUCCESS_LOCK_WAIT_SECONDS = 50
 
 /** How long this signal waits for the session's lock. */
-function lockWaitSeconds(input: Pick<SettleInput, "reported">): number {
+export function lockWaitSeconds(input: Pick<SettleInput, "reported">): number {
   return input.reported === "success" ? NOTIFIED_SUCCESS_LOCK_WAIT_SECONDS : SETTLE_LOCK_WAIT_SECONDS
 }
 
