@@ -93,17 +93,6 @@ export type SettlementResult = Settlement & { facts: ViewFacts | null }
 
 // A concurrent signal for the same session waits this long for the one in progress.
 const SETTLE_LOCK_WAIT_SECONDS = 15
-/*
- * A verified success waits longer: nobody is waiting on its answer, and answered from the records
- * while another settlement still runs, PayLater's news would wait for the next signal (the holder
- * may have asked before the payment was made). Under the webhook turn's 60 s (webhook-slots.ts).
- */
-const NOTIFIED_SUCCESS_LOCK_WAIT_SECONDS = 50
-
-/** How long this signal waits for the session's lock. */
-export function lockWaitSeconds(input: Pick<SettleInput, "reported">): number {
-  return input.reported === "success" ? NOTIFIED_SUCCESS_LOCK_WAIT_SECONDS : SETTLE_LOCK_WAIT_SECONDS
-}
 
 export interface PayLaterPaymentSettledData {
   session_id: string
@@ -547,7 +536,7 @@ async function settle(ports: SettlementPorts, input: SettleInput): Promise<Settl
   if (holdsOrderMoney(named)) {
     return act(ports, { step: "already_placed" }, named, { session: null, latest_of_gone_session: null }, input)
   }
-  return ports.underLock(sessionMoneyLockKey(input.session_id), lockWaitSeconds(input), () => answerWhileBusy(ports, named, input), async () => {
+  return ports.underLock(sessionMoneyLockKey(input.session_id), SETTLE_LOCK_WAIT_SECONDS, () => answerWhileBusy(ports, named, input), async () => {
     const read = await readSettlement(ports, input)
     return act(ports, stepOf(named, read, input, ports.now()), named, read, input)
   })

@@ -37,15 +37,12 @@ export async function countAllOrders(container: MedusaContainer): Promise<number
   return data.length
 }
 
-/**
- * Polls until `check` holds (the webhook pipeline runs after a delay); fails with the last value.
- * Its deadline is on the monotonic clock: inside atStoreTime the store's `Date` stands still.
- */
+/** Polls until `check` holds (the webhook pipeline runs after a delay); fails with the last value. */
 export async function eventually<T>(read: () => Promise<T>, check: (v: T) => boolean, timeoutMs = 45_000): Promise<T> {
-  const until = performance.now() + timeoutMs
+  const until = Date.now() + timeoutMs
   let last = await read()
   while (!check(last)) {
-    if (performance.now() > until) {
+    if (Date.now() > until) {
       throw new Error(`condition not reached; last value ${JSON.stringify(last)}`)
     }
     await new Promise((r) => setTimeout(r, 250))

@@ -74,7 +74,6 @@ const paidAnswer = (): RowAnswer => ({ kind: "answered", status: status(2), row:
 function fake(world: World) {
   const calls: string[] = []
   const announced: PayLaterPaymentSettledData[] = []
-  const lockWaits: number[] = []
   const detached: Array<{ row: AttemptRecord; input: Partial<SettleInput> }> = []
   const links: Array<Record<string, unknown>> = []
   const warnings: string[] = []
@@ -125,9 +124,8 @@ function fake(world: World) {
       detached.push({ row, input })
       return { outcome: "detached", session: null, attempt: row, asked: true, changed: false } satisfies Settlement
     },
-    underLock: async (_key, seconds, busy, work) => {
+    underLock: async (_key, _seconds, busy, work) => {
       call("lock")
-      lockWaits.push(seconds)
       return world.lockBusy ? busy() : work()
     },
     takeStatusSlot: async () => (call("takeStatusSlot"), world.slotFree ?? true),
@@ -135,7 +133,7 @@ function fake(world: World) {
     announce: async (data) => void announced.push(data),
     warn: (message) => void warnings.push(message),
   }
-  return { ports, calls, announced, detached, links, warnings, finished, asked, givenBackReads, lockWaits }
+  return { ports, calls, announced, detached, links, warnings, finished, asked, givenBackReads }
 }
 
 const notification = (reported: "success" | "pending" | "failed", order = "payses_1"): SettleInput => ({
@@ -395,14 +393,6 @@ describe("settlement (behind ports)", () => {
       const result = await settleWith(f.ports, poll)
       expect(result.outcome).toBe("pending")
       expect(f.calls).toEqual(["lock", "readSession"])
-    })
-
-    it("waits for the session's lock 15 s for a shopper's signal, 50 s for a verified success (inside its webhook turn's 60 s)", async () => {
-      const f = fake({ named: attempt(), session: session() })
-      await settleWith(f.ports, poll)
-      await settleWith(f.ports, notification("pending"))
-      await settleWith(f.ports, notification("success"))
-      expect(f.lockWaits).toEqual([15, 15, 50])
     })
 
     it("completes a cart Medusa recorded the payment of, without asking PayLater, and links that payment", async () => {
