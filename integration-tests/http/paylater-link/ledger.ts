@@ -37,12 +37,15 @@ export async function countAllOrders(container: MedusaContainer): Promise<number
   return data.length
 }
 
-/** Polls until `check` holds (the webhook pipeline runs after a delay); fails with the last value. */
+/**
+ * Polls until `check` holds (the webhook pipeline runs after a delay); fails with the last value.
+ * Its deadline is on the monotonic clock: inside atStoreTime the store's `Date` stands still.
+ */
 export async function eventually<T>(read: () => Promise<T>, check: (v: T) => boolean, timeoutMs = 45_000): Promise<T> {
-  const until = Date.now() + timeoutMs
+  const until = performance.now() + timeoutMs
   let last = await read()
   while (!check(last)) {
-    if (Date.now() > until) {
+    if (performance.now() > until) {
       throw new Error(`condition not reached; last value ${JSON.stringify(last)}`)
     }
     await new Promise((r) => setTimeout(r, 250))
