@@ -8,15 +8,14 @@
 // each suite migrates its own database as before.
 //
 // The migration is a Medusa boot and every migration on an empty database (42-53 CPU-seconds on a
-// slow 2-core machine, beside the unit tier): on a server that outlives the run (the machine's
-// PostgreSQL, not an embedded one) the template is kept, named by a fingerprint of what decides its
-// schema, and the next run with the same fingerprint copies it without migrating. A template that
-// missed a change would only cost time, never a wrong schema: each suite's runner still runs its own
-// migration pass on its copy, which migrates whatever the template lacks.
+// slow 2-core machine): on a server that outlives the run (the machine's PostgreSQL, not an
+// embedded one) the template is kept, named by a fingerprint of what decides its schema, and the
+// next run with the same fingerprint copies it without migrating. A template that missed a change
+// would only cost time, never a wrong schema: each suite's runner still runs its own migration pass
+// on its copy, which migrates whatever the template lacks.
 const crypto = require("node:crypto")
 const fs = require("node:fs")
 const path = require("node:path")
-const os = require("node:os")
 const { spawn } = require("node:child_process")
 const { Client } = require("pg")
 const { migrationFingerprint } = require("./demo/migrations")
@@ -67,20 +66,13 @@ async function onServer(dbEnv, statements) {
 }
 
 /** `medusa db:migrate` on the repo's medusa-config.ts, output kept for a failure message. */
-function migrate({ root, env, niceness = 0 }) {
+function migrate({ root, env }) {
   const cli = path.join(root, "node_modules", "@medusajs", "cli", "cli.js")
   // As the test runner migrates: modules and links, no migration scripts (a suite that tests one
   // runs it itself). All link actions: on an empty database they are all creates.
   const args = [cli, "db:migrate", "--skip-scripts", "--execute-all-links"]
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] })
-    if (niceness) {
-      try {
-        os.setPriority(child.pid, niceness)
-      } catch {
-        // Only a priority: the migration runs at the caller's.
-      }
-    }
     let output = ""
     const keep = (chunk) => {
       output = (output + chunk).slice(-20_000)
@@ -155,11 +147,7 @@ async function reuseOrClean(dbEnv, name, log) {
  * @param {{ root: string, dbEnv: Record<string,string>, env: NodeJS.ProcessEnv, log: (s: string) => void, keep?: boolean }} opts
  * @returns {Promise<{ name: string, drop: () => Promise<void> }>}
  */
-/**
- * `niceness`: the migration's priority when it runs beside other work (scripts/test.js makes it
- * while the unit tier runs, whose suites then keep the cores).
- */
-async function createTemplateDatabase({ root, dbEnv, env, log, keep = false, niceness = 0 }) {
+async function createTemplateDatabase({ root, dbEnv, env, log, keep = false }) {
   const started = Date.now()
   const finalName = keep ? templateName(root, env) : `${PREFIX}${process.pid}`
   const kept = { name: finalName, drop: async () => {} }
@@ -179,7 +167,7 @@ async function createTemplateDatabase({ root, dbEnv, env, log, keep = false, nic
     delete migrateEnv[variable]
   }
   try {
-    await migrate({ root, env: migrateEnv, niceness })
+    await migrate({ root, env: migrateEnv })
     // A template takes no connections of its own: a copy fails while anyone is connected to it.
     await onServer(dbEnv, [`ALTER DATABASE "${name}" WITH ALLOW_CONNECTIONS false`])
   } catch (error) {
