@@ -196,6 +196,9 @@ async function main() {
       // An order nobody recorded as a payment's is decided past the owner decision's bound (made due
       // above; this bound is the wait's limit should the times not have been moved).
       if (work.unownedLastPaid) deadline = Math.max(deadline, Math.min(work.unownedLastPaid + OWNER_BOUND_MS + 120_000, Date.now() + MAX_ASK_WAIT_MS))
+      // An order with no payment at all (a completion killed before the authorization): undone by
+      // recovery past the same bound, or given the money PayLater holds by settlement.
+      if (work.moneyless) deadline = Math.max(deadline, Math.min(work.moneylessNewest + OWNER_BOUND_MS + 120_000, Date.now() + MAX_ASK_WAIT_MS))
       // A paid row being placed (or placed again after a kill): until its next try, and a minute for it.
       if (work.unplaced) deadline = Math.max(deadline, Math.min((work.unplacedNextTry ?? Date.now()) + 60_000, Date.now() + MAX_ASK_WAIT_MS))
       // A Medusa refund a kill left unsent: until recovery lists it (past the refund stale bound, a
@@ -209,12 +212,13 @@ async function main() {
         work.paidOpen === 0 &&
         work.unowned === 0 &&
         work.unplaced === 0 &&
+        work.moneyless === 0 &&
         work.runs >= 3
       if (settled || Date.now() > deadline) break
       await sleep(5000)
     }
     say(
-      `final: ${work.dueRows} rows still due, ${work.paidOpen} paid at PayLater still open in the ledger, ${work.unplaced} paid rows being placed, ${work.unowned} paid orders without a recorded owner, ${work.dueRefunds} automatic refunds due, ${work.pendingRefunds} refunds pending, ${work.unsentRefunds} Medusa refunds unsent and not yet listed, ${work.runs} reconciliation runs since the faults stopped`
+      `final: ${work.dueRows} rows still due, ${work.paidOpen} paid at PayLater still open in the ledger, ${work.unplaced} paid rows being placed, ${work.unowned} paid orders without a recorded owner, ${work.moneyless} orders with no payment at all, ${work.dueRefunds} automatic refunds due, ${work.pendingRefunds} refunds pending, ${work.unsentRefunds} Medusa refunds unsent and not yet listed, ${work.runs} reconciliation runs since the faults stopped`
     )
 
     const recs = await records.readRecords({ databaseUrl, sandbox, since, seed: SEED, askSlackMs: ASK_SLACK_MS })

@@ -9,5 +9,6 @@ describe("modules/paylater-ledger: money-plan", () => { require("../modules/payl
 describe("modules/paylater-ledger: list-step", () => { require("../modules/paylater-ledger/__tests__/list-step.suite") })
 describe("modules/paylater-ledger: settlement-step", () => { require("../modules/paylater-ledger/__tests__/settlement-step.suite") })
 describe("modules/paylater-ledger: whose-money", () => { require("../modules/paylater-ledger/__tests__/whose-money.suite") })
+describe("modules/paylater-ledger: leftover-order", () => { require("../modules/paylater-ledger/__tests__/leftover-order.suite") })
 describe("reconciliation: select", () => { require("../reconciliation/__tests__/select.suite") })
 describe("reconciliation: fair-schedule", () => { require("../reconciliation/__tests__/fair-schedule.suite") })

@@ -7,6 +7,7 @@ import { sweepAbandonedRefunds } from "../reconciliation/abandoned-refunds"
 import { listUnsentRefunds } from "../reconciliation/unsent-refunds"
 import { redecideOpenItems } from "../paid-without-order/current-items"
 import { convergeGivenBackMoney } from "../reconciliation/given-back-money"
+import { undoLeftoverOrders } from "../reconciliation/leftover-orders"
 import { notifyMerchant } from "../notifications/sweep"
 
 /**
@@ -44,6 +45,7 @@ export async function runReconciliation(container: MedusaContainer, trigger: Rec
 
 /**
  * Refunds whose process died before PayLater answered are listed; open items are decided again;
+ * orders a dead completion left with no money anywhere have its rollback finished;
  * paid-without-order refunds are sent when due; the merchant is told what needs a person (src/notifications).
  */
 export async function runRecovery(container: MedusaContainer): Promise<void> {
@@ -66,6 +68,8 @@ export async function runRecovery(container: MedusaContainer): Promise<void> {
   if (retired) {
     logger.warn(`PayLater recovery: ${retired} payment(s) PayLater gave back still usable in Medusa (a session a completion could take, or an uncaptured payment); canceled`)
   }
+  // Each undone order is logged by the undo itself (medusa-effects/unplaced-order.ts).
+  await undoLeftoverOrders(container)
   const results = await runPaidWithoutOrderRefunds(container)
   const done = results.filter((r) => r.outcome !== "skipped")
   if (done.length) {

@@ -33,18 +33,35 @@ export async function stockNeverReserved(container: MedusaContainer, orderId: st
   return managedItems.some((i) => !reserved.has(i.id))
 }
 
+/** Why a completion's order is not an order: the leftovers this file and reconciliation/leftover-orders.ts finish. */
+export type UnplacedWhy = "stock_never_reserved" | "no_money"
+
+const UNPLACED_BECAUSE: Record<UnplacedWhy, string> = {
+  stock_never_reserved: "failed before reserving its stock; its rollback is finished (the order removed, the cart open again), so the stock is never oversold",
+  no_money:
+    "died before any payment was authorized, and PayLater holds no money for the cart; its rollback is finished (the order removed, its stock released, the cart open again), so no order stands without payment",
+}
+
 /**
  * Finishes the rollback a failed completion left undone, as Medusa's own compensation would have:
- * the order's links to its cart and payment collection dismissed, the cart open again, the order
- * deleted. Its payment stays as it is: the cart's next completion (Medusa's, with its checks) places
- * it if the stock is back, or fails and lists the payment as paid without an order. Only called where
- * no completion of the cart can be running (the caller holds the cart's lock, or is past the owner
- * decision's bound, beyond Medusa's own lock's lifetime).
+ * the stock its order reserved released, the order's links to its cart and payment collection
+ * dismissed, the cart open again, the order deleted. Its payment, if any, stays as it is: the cart's
+ * next completion (Medusa's, with its checks) places it if the stock is back, or fails and lists the
+ * payment as paid without an order. Only called where no completion of the cart can be running (the
+ * caller holds the cart's lock, or is past the owner decision's bound, beyond Medusa's own lock's
+ * lifetime). A promotion usage the dead run registered stays registered: whether it ran cannot be told.
  */
 export async function undoUnplacedOrder(
   container: MedusaContainer,
-  placed: { order_id: string; cart_id: string; payment_collection_id: string }
+  placed: { order_id: string; cart_id: string; payment_collection_id: string },
+  why: UnplacedWhy = "stock_never_reserved"
 ): Promise<void> {
+  const {
+    data: [order],
+  } = await container.resolve(ContainerRegistrationKeys.QUERY).graph({ entity: "order", fields: ["id", "items.id"], filters: { id: placed.order_id } })
+  // Medusa's completion reserves by the order's line items (reserveInventoryStep); none when it died before.
+  const itemIds = (((order as Row | undefined)?.items ?? []) as Row[]).map((i) => i.id as string)
+  if (itemIds.length) await container.resolve(Modules.INVENTORY).deleteReservationItemsByLineItem(itemIds)
   const link = container.resolve(ContainerRegistrationKeys.LINK)
   await link.dismiss([
     { [Modules.ORDER]: { order_id: placed.order_id }, [Modules.CART]: { cart_id: placed.cart_id } },
@@ -54,10 +71,7 @@ export async function undoUnplacedOrder(
   await container.resolve(Modules.ORDER).deleteOrders([placed.order_id])
   container
     .resolve(ContainerRegistrationKeys.LOGGER)
-    .warn(
-      `PayLater: order ${logRef(placed.order_id)} of cart ${logRef(placed.cart_id)} was left by a cart completion that failed before reserving its stock; ` +
-        "its rollback is finished (the order removed, the cart open again), so the stock is never oversold."
-    )
+    .warn(`PayLater: order ${logRef(placed.order_id)} of cart ${logRef(placed.cart_id)} was left by a cart completion that ${UNPLACED_BECAUSE[why]}.`)
 }
 
 /**

@@ -189,6 +189,21 @@ async function makeAutoRefundsDue(databaseUrl, since) {
  * what waiting would do. The checker's records are chosen by times this leaves alone (an order by
  * its PayLater sessions' creation, never its own created_at, which this moves before the campaign).
  */
+/**
+ * Orders of the campaign's PayLater carts with no live payment on the order's collections or the
+ * cart's: what a completion killed before Medusa authorized any payment leaves. Recovery undoes each
+ * past the owner decision's bound when PayLater holds no money for the cart
+ * (src/reconciliation/leftover-orders.ts), or settlement gives it the money PayLater holds.
+ */
+const MONEYLESS_ORDERS = `select o.id, o.created_at from "order" o
+    join order_cart oc on oc.order_id = o.id and oc.deleted_at is null
+   where o.deleted_at is null and o.status <> 'canceled' and o.created_at >= $1
+     and exists (select 1 from paylater_attempt a where a.cart_id = oc.cart_id and a.deleted_at is null)
+     and not exists (select 1 from order_payment_collection opc join payment p on p.payment_collection_id = opc.payment_collection_id
+                      where opc.order_id = o.id and opc.deleted_at is null and p.deleted_at is null and p.canceled_at is null)
+     and not exists (select 1 from cart_payment_collection cpc join payment p on p.payment_collection_id = cpc.payment_collection_id
+                      where cpc.cart_id = oc.cart_id and cpc.deleted_at is null and p.deleted_at is null and p.canceled_at is null)`
+
 async function makeOwnerDecisionsDue(databaseUrl, since, boundMs) {
   return query(databaseUrl, async (db) => {
     const past = `now() - (${Math.round(boundMs) + 1000} * interval '1 millisecond')`
@@ -207,7 +222,9 @@ async function makeOwnerDecisionsDue(databaseUrl, since, boundMs) {
           and s.id in (select session_id from (${unowned}) u)`,
       [since]
     )
-    return orders.rowCount + sessions.rowCount
+    // Orders with no money behind them: decided by recovery past the same bound.
+    const moneyless = await db.query(`update "order" o set created_at = ${past} where o.id in (select id from (${MONEYLESS_ORDERS}) m) and o.created_at > ${past}`, [since])
+    return orders.rowCount + sessions.rowCount + moneyless.rowCount
   })
 }
 
@@ -279,7 +296,10 @@ async function pendingWork(databaseUrl, since, after, askSlackMs, paidAtPayLater
         [since]
       )
     ).rows[0]
+    const moneyless = (await db.query(`select count(*)::int as n, max(created_at) as newest from (${MONEYLESS_ORDERS}) m`, [since])).rows[0]
     return {
+      moneyless: moneyless.n,
+      moneylessNewest: moneyless.newest ? new Date(moneyless.newest).getTime() : null,
       unplaced: paidUnrecorded.unplaced,
       unplacedNextTry: paidUnrecorded.next_try ? new Date(paidUnrecorded.next_try).getTime() : null,
       unowned: paidUnrecorded.unowned,

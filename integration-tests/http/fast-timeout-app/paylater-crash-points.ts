@@ -39,6 +39,13 @@
  *    the cancel of money PayLater holds and nothing went back of: the record stays live, as the money
  *    plan says, and the next signal places the order with it. The failure is injected through
  *    Medusa's own `orderCreated` hook, the one step after the authorization a store can add.
+ * 6. Killed inside Medusa's own cart completion, as in 1, but on a cart PayLater never took money for
+ *    (CI's smoke, seed 198548656: a Request to Pay declined, a new one declined too, the storefront's
+ *    `cart.complete` in flight when another request's crash point killed the server). The order stood
+ *    with its cart completed and no payment at all, and completing the cart again answered it as placed
+ *    (`VIOLATION [order_is_paid]`). Past the bound the recovery job finishes the rollback Medusa's
+ *    completion never ran (reconciliation/leftover-orders.ts): the order removed, its stock released,
+ *    the cart open again for the shopper's next payment.
  */
 import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
@@ -57,6 +64,7 @@ import { whoseMoney } from "../../../src/medusa-effects/order-owner"
 import { orderMoney } from "../paylater-link/order-money"
 import { STUCK_AFTER_MS } from "../../../src/reconciliation/select"
 import { halfMadeOrder as halfMadeOrderIn, orderWithoutPayment as orderWithoutPaymentIn } from "../paylater-crash-points/half-made"
+import { createStockedVariant } from "../paylater-paid-without-order/stock"
 
 /**
  * Carts whose Medusa completion fails right after it authorized the payment (the hook below);
@@ -249,6 +257,59 @@ export function crashPoints({ api, getContainer }: SuiteOptions, paylater: Sandb
     const transactions = await getContainer().resolve(Modules.ORDER).listOrderTransactions({ order_id: orderId, reference: "capture" })
     expect(transactions).toHaveLength(1)
     expect(paylater().order(session!.id)!.refunds).toEqual([])
+  })
+
+  it("killed inside Medusa's own completion of a cart PayLater never took money for: past the bound the order is undone, its stock released, and paying again places one order", async () => {
+    const container = getContainer()
+    const stocked = await createStockedVariant(container, seed, 360)
+    const started = await startCheckout(store, { regionId: seed.regionId, variantId: stocked.variantId }, PAYLATER_PROVIDER_ID)
+    const declined = started.session.ok ? started.session.data.session! : null
+    expect(declined).not.toBeNull()
+    await paylater().declineLink(declined!.id)
+    await api.get(`/paylater/return/${declined!.id}?outcome=failure`, { maxRedirects: 0, validateStatus: () => true })
+    const ledger = ledgerModuleOf(container)!
+    expect(await ledger.findAttempt(declined!.id)).toMatchObject({ state: "declined" })
+    // What the killed completion left (campaign seed 198548656): the order, linked, the cart completed,
+    // its stock reserved, and no payment (the authorization never ran).
+    const orderId = await orderWithoutPayment(started.cart.id, started.paymentCollection.id)
+    const query = container.resolve(ContainerRegistrationKeys.QUERY)
+    const {
+      data: [{ items: [item] }],
+    } = await query.graph({ entity: "order", fields: ["items.id"], filters: { id: orderId } })
+    const {
+      data: [variant],
+    } = await query.graph({ entity: "product_variant", fields: ["inventory_items.inventory_item_id"], filters: { id: stocked.variantId } })
+    const inventory = container.resolve(Modules.INVENTORY)
+    await inventory.createReservationItems([
+      { line_item_id: item.id, inventory_item_id: variant.inventory_items[0].inventory_item_id, location_id: seed.stockLocationId, quantity: 1 },
+    ])
+    const reservations = () => inventory.listReservationItems({ line_item_id: item.id }, { select: ["id"] })
+    expect(await reservations()).toHaveLength(1)
+
+    // Inside the bound a completion of the cart could still be on its way to the authorization: left alone.
+    await runScheduledJobs(container)
+    expect(await orderRecords(orderId, started.cart.id)).toMatchObject({ collections: 1, cart_completed: true })
+
+    // Past it the scheduled jobs finish the rollback the completion never ran, once.
+    const minutes = Math.ceil(OWNER_SETTLES_WITHIN_MS / 60_000) + 1
+    await runScheduledJobs(container, minutes, 2)
+    expect(await ledgerForCart(container, started.cart.id)).toMatchObject({ orderId: null, orders: 0, payments: 0 })
+    expect(await container.resolve(Modules.ORDER).listOrders({ id: orderId }, { select: ["id"] })).toEqual([])
+    expect(await reservations()).toEqual([])
+    expect(await orderRecords(orderId, started.cart.id)).toMatchObject({ collections: 0, cart_completed: false })
+
+    // The shopper pays again on the same cart: one order, one payment, one capture, the stock reserved once.
+    const again = await store.createPaymentSession(started.paymentCollection.id, PAYLATER_PROVIDER_ID)
+    const session = again.ok ? again.data.session! : null
+    expect(session).not.toBeNull()
+    await paylater().approveLink(session!.id)
+    const back = await api.get(`/paylater/return/${session!.id}?outcome=success`, { maxRedirects: 0, validateStatus: () => true })
+    expect(back.status).toBe(303)
+    const after = await ledgerForCart(container, started.cart.id)
+    expect(after).toMatchObject({ orders: 1, payments: 1, captures: 1, refunds: 0 })
+    expect(after.orderId).not.toBe(orderId)
+    expect(back.headers.location).toContain(`/order/confirmed/${after.orderId}`)
+    expect(paylater().order(declined!.id)!.refunds).toEqual([])
   })
 
   it("killed inside Medusa's completion between the order's cart link and its payment: past the bound the order gets its payment's records, a person is told, nothing refunded", async () => {
