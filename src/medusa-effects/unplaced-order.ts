@@ -59,9 +59,15 @@ export async function undoUnplacedOrder(
   const {
     data: [order],
   } = await container.resolve(ContainerRegistrationKeys.QUERY).graph({ entity: "order", fields: ["id", "items.id"], filters: { id: placed.order_id } })
-  // Medusa's completion reserves by the order's line items (reserveInventoryStep); none when it died before.
+  // Medusa's completion reserves by the order's line items (reserveInventoryStep); none when it died
+  // before. Released under the inventory items' locks, as Medusa's own reservation changes are.
   const itemIds = (((order as Row | undefined)?.items ?? []) as Row[]).map((i) => i.id as string)
-  if (itemIds.length) await container.resolve(Modules.INVENTORY).deleteReservationItemsByLineItem(itemIds)
+  const inventory = container.resolve(Modules.INVENTORY)
+  const reservations = itemIds.length ? await inventory.listReservationItems({ line_item_id: itemIds }, { select: ["id", "inventory_item_id"] }) : []
+  if (reservations.length) {
+    const lockKeys = [...new Set(reservations.map((r) => r.inventory_item_id))]
+    await container.resolve(Modules.LOCKING).execute(lockKeys, () => inventory.deleteReservationItems(reservations.map((r) => r.id)))
+  }
   const link = container.resolve(ContainerRegistrationKeys.LINK)
   await link.dismiss([
     { [Modules.ORDER]: { order_id: placed.order_id }, [Modules.CART]: { cart_id: placed.cart_id } },

@@ -6,6 +6,7 @@ import type { AttemptState } from "../modules/paylater-ledger/attempt-state"
 import { decideLeftoverOrder, type LeftoverOrderFacts } from "../modules/paylater-ledger/leftover-order"
 import { CartBusyError, underCartMoneyLocks } from "../money-plan/cart-locks"
 import { undoUnplacedOrder } from "../medusa-effects/unplaced-order"
+import { PAYLATER_PROVIDER } from "../medusa-records/provider-ids"
 
 /**
  * How far back carts are looked at, and how many attempts a run reads at most (newest first). A
@@ -69,7 +70,7 @@ async function leftoverFactsOf(
   const query = container.resolve(ContainerRegistrationKeys.QUERY)
   const [{ data: orders }, { data: carts }, { data: orderCollections }, { data: cartOrders }] = await Promise.all([
     // Through Query: it computes the order's total, which the module's list does not.
-    query.graph({ entity: "order", fields: ["id", "created_at", "status", "total", "fulfillments.id"], filters: { id: orderId } }),
+    query.graph({ entity: "order", fields: ["id", "created_at", "status", "is_draft_order", "version", "total", "fulfillments.id"], filters: { id: orderId } }),
     query.graph({ entity: "cart", fields: ["id", "payment_collection.id"], filters: { id: cartId } }),
     query.graph({ entity: "order_payment_collection", fields: ["payment_collection_id"], filters: { order_id: orderId } }),
     query.graph({ entity: "order_cart", fields: ["order_id"], filters: { cart_id: cartId } }),
@@ -79,9 +80,14 @@ async function leftoverFactsOf(
   // Still the cart's order (read again under the lock), with the collection a PayLater checkout used.
   if (!order || !cartCollectionId || !(cartOrders as Row[]).some((l) => l.order_id === orderId)) return null
   const collectionIds = [...new Set([cartCollectionId, ...(orderCollections as Row[]).map((l) => l.payment_collection_id as string)])]
-  const [payments, transactions, byCart, byCollection] = await Promise.all([
-    container.resolve(Modules.PAYMENT).listPayments({ payment_collection_id: collectionIds } as never, { select: ["id", "canceled_at"] }),
-    container.resolve(Modules.ORDER).listOrderTransactions({ order_id: orderId }, { select: ["id"] }),
+  const payment = container.resolve(Modules.PAYMENT)
+  const orderModule = container.resolve(Modules.ORDER)
+  const [payments, sessions, transactions, changes, byCart, byCollection] = await Promise.all([
+    payment.listPayments({ payment_collection_id: collectionIds } as never, { select: ["id", "canceled_at"] }),
+    // Deleted ones too: a method the shopper left may still be one that authorizes later.
+    payment.listPaymentSessions({ payment_collection_id: collectionIds } as never, { select: ["id", "provider_id", "status"], withDeleted: true }),
+    orderModule.listOrderTransactions({ order_id: orderId }, { select: ["id"] }),
+    orderModule.listOrderChanges({ order_id: orderId }, { select: ["id"] }),
     ledger.listPayLaterAttempts({ cart_id: cartId }, { select: ["id", "state"] }),
     ledger.listPayLaterAttempts({ payment_collection_id: collectionIds } as never, { select: ["id", "state"] }),
   ])
@@ -93,11 +99,15 @@ async function leftoverFactsOf(
         id: order.id,
         created_at: order.created_at,
         status: order.status,
+        is_draft_order: !!order.is_draft_order,
+        version: Number(order.version ?? 1),
         total: order.total ?? 0,
         fulfillments: ((order.fulfillments ?? []) as Row[]).length,
         transactions: transactions.length,
+        changes: changes.length,
       },
       live_payments: payments.filter((p) => !p.canceled_at).length,
+      sessions: sessions.map((s) => ({ paylater: PAYLATER_PROVIDER.test(s.provider_id), status: String(s.status) })),
       attempt_states: [...attempts.values()],
     },
   }

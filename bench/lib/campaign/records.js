@@ -181,6 +181,22 @@ async function makeAutoRefundsDue(databaseUrl, since) {
 }
 
 /**
+ * Orders of the campaign's PayLater carts with no live payment on the order's collections or the
+ * cart's: what a completion killed before Medusa authorized any payment leaves. Recovery undoes each
+ * past the owner decision's bound when PayLater holds no money for the cart
+ * (src/reconciliation/leftover-orders.ts), or settlement gives it the money PayLater holds. Chosen by
+ * the attempts' times: makeOwnerDecisionsDue moves the orders' own creation back.
+ */
+const MONEYLESS_ORDERS = `select o.id, o.created_at from "order" o
+    join order_cart oc on oc.order_id = o.id and oc.deleted_at is null
+   where o.deleted_at is null and o.status <> 'canceled'
+     and exists (select 1 from paylater_attempt a where a.cart_id = oc.cart_id and a.deleted_at is null and a.created_at >= $1)
+     and not exists (select 1 from order_payment_collection opc join payment p on p.payment_collection_id = opc.payment_collection_id
+                      where opc.order_id = o.id and opc.deleted_at is null and p.deleted_at is null and p.canceled_at is null)
+     and not exists (select 1 from cart_payment_collection cpc join payment p on p.payment_collection_id = cpc.payment_collection_id
+                      where cpc.cart_id = oc.cart_id and cpc.deleted_at is null and p.deleted_at is null and p.canceled_at is null)`
+
+/**
  * Shortens the owner decision's wait for the campaign, as makeAutoRefundsDue does the refund's: a
  * paid row whose cart became an order nobody recorded as its own (a completion killed part-way) is
  * decided once OWNER_SETTLES_WITHIN_MS has passed since the order (whose-money.ts) and since its
@@ -189,21 +205,6 @@ async function makeAutoRefundsDue(databaseUrl, since) {
  * what waiting would do. The checker's records are chosen by times this leaves alone (an order by
  * its PayLater sessions' creation, never its own created_at, which this moves before the campaign).
  */
-/**
- * Orders of the campaign's PayLater carts with no live payment on the order's collections or the
- * cart's: what a completion killed before Medusa authorized any payment leaves. Recovery undoes each
- * past the owner decision's bound when PayLater holds no money for the cart
- * (src/reconciliation/leftover-orders.ts), or settlement gives it the money PayLater holds.
- */
-const MONEYLESS_ORDERS = `select o.id, o.created_at from "order" o
-    join order_cart oc on oc.order_id = o.id and oc.deleted_at is null
-   where o.deleted_at is null and o.status <> 'canceled' and o.created_at >= $1
-     and exists (select 1 from paylater_attempt a where a.cart_id = oc.cart_id and a.deleted_at is null)
-     and not exists (select 1 from order_payment_collection opc join payment p on p.payment_collection_id = opc.payment_collection_id
-                      where opc.order_id = o.id and opc.deleted_at is null and p.deleted_at is null and p.canceled_at is null)
-     and not exists (select 1 from cart_payment_collection cpc join payment p on p.payment_collection_id = cpc.payment_collection_id
-                      where cpc.cart_id = oc.cart_id and cpc.deleted_at is null and p.deleted_at is null and p.canceled_at is null)`
-
 async function makeOwnerDecisionsDue(databaseUrl, since, boundMs) {
   return query(databaseUrl, async (db) => {
     const past = `now() - (${Math.round(boundMs) + 1000} * interval '1 millisecond')`

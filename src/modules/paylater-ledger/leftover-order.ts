@@ -13,10 +13,13 @@
  * placed to whoever completes the cart again. Medusa never resumes the run.
  *
  * `undo` only when every one of these holds; any other order is left alone:
- * - nothing of the order happened since (not canceled, nothing fulfilled, no transaction: a capture,
- *   refund or any other booking means someone treated it as an order);
- * - no live payment on any collection of the order or its cart, of any method: every completion that
- *   succeeds records one before it ends (an order of a free cart records none, hence a total above 0);
+ * - a cart's order as its completion made it and nobody touched since: pending, not a draft order's,
+ *   version 1, no order change (edit, return, claim, exchange), nothing fulfilled, no transaction;
+ * - no live payment on any collection of the order or its cart, and every payment session there is
+ *   PayLater's and not authorized: a completion with a method that authorizes later (a bank
+ *   transfer's `pending_authorization`) places a real order with no payment yet, and a completion
+ *   that succeeded with PayLater recorded one; an order of a free cart records none, hence a total
+ *   above 0;
  * - every PayLater attempt of the cart has ended without money (declined, expired, never started):
  *   one paid is the settlement's to place on this order (half-made orders, finish-order.ts), and one
  *   still starting or open could still be paid;
@@ -33,12 +36,17 @@ export interface LeftoverOrderFacts {
     id: string
     created_at: string | Date
     status: string
+    is_draft_order: boolean
+    version: number
     total: BigNumberInput
     fulfillments: number
     transactions: number
+    changes: number
   }
   /** Payments not canceled on the order's collections and the cart's, any provider. */
   live_payments: number
+  /** The payment sessions of those collections, any provider, deleted ones too. */
+  sessions: Array<{ paylater: boolean; status: string }>
   /** The states of every PayLater attempt of the cart (by cart or by its payment collection). */
   attempt_states: AttemptState[]
 }
@@ -46,14 +54,19 @@ export interface LeftoverOrderFacts {
 export type LeftoverOrderStep =
   | { step: "undo" }
   | { step: "wait"; until: Date }
-  | { step: "leave"; why: "acted_on" | "paid" | "free" | "money_possible" | "no_attempt" }
+  | { step: "leave"; why: "acted_on" | "paid" | "other_method" | "free" | "money_possible" | "no_attempt" }
+
+/** Session statuses of money Medusa holds, or was told it will get (a method that authorizes later). */
+const AUTHORIZED: ReadonlySet<string> = new Set(["authorized", "captured", "pending_authorization"])
 
 const ENDED_WITHOUT_MONEY: ReadonlySet<AttemptState> = new Set(["declined", "expired", "never_started"])
 
 export function decideLeftoverOrder(facts: LeftoverOrderFacts, now: Date): LeftoverOrderStep {
   const { order } = facts
-  if (order.status === "canceled" || order.fulfillments > 0 || order.transactions > 0) return { step: "leave", why: "acted_on" }
-  if (facts.live_payments > 0) return { step: "leave", why: "paid" }
+  const untouched = order.status === "pending" && !order.is_draft_order && order.version === 1 && !order.changes && !order.fulfillments && !order.transactions
+  if (!untouched) return { step: "leave", why: "acted_on" }
+  if (facts.live_payments > 0 || facts.sessions.some((s) => AUTHORIZED.has(s.status))) return { step: "leave", why: "paid" }
+  if (facts.sessions.some((s) => !s.paylater)) return { step: "leave", why: "other_method" }
   if (!MathBN.gt(order.total, 0)) return { step: "leave", why: "free" }
   // Not a PayLater checkout, or one whose row is gone: not this plugin's to finish.
   if (!facts.attempt_states.length) return { step: "leave", why: "no_attempt" }
