@@ -2,7 +2,7 @@ import { ContainerRegistrationKeys, Modules } from "@medusajs/framework/utils"
 import type { MedusaContainer } from "@medusajs/framework/types"
 import { ledgerModuleOf } from "../modules/paylater-ledger/resolve"
 import type { PayLaterLedgerModuleService } from "../modules/paylater-ledger/service"
-import type { AttemptState } from "../modules/paylater-ledger/attempt-state"
+import { FINAL_UNPAID, type AttemptState } from "../modules/paylater-ledger/attempt-state"
 import { decideLeftoverOrder, type LeftoverOrderFacts } from "../modules/paylater-ledger/leftover-order"
 import { CartBusyError, underCartMoneyLocks } from "../money-plan/cart-locks"
 import { undoUnplacedOrder } from "../medusa-effects/unplaced-order"
@@ -27,7 +27,7 @@ export async function undoLeftoverOrders(container: MedusaContainer, now: Date =
   const ledger = ledgerModuleOf(container)
   if (!ledger) return []
   const ended = (await ledger.listPayLaterAttempts(
-    { state: ["declined", "expired", "never_started"], created_at: { $gte: new Date(now.getTime() - LOOK_BACK_MS) } } as never,
+    { state: [...FINAL_UNPAID], created_at: { $gte: new Date(now.getTime() - LOOK_BACK_MS) } } as never,
     { select: ["cart_id"], order: { created_at: "DESC" }, take: MAX_ATTEMPTS_PER_RUN }
   )) as Array<{ cart_id: string | null }>
   const cartIds = [...new Set(ended.map((a) => a.cart_id).filter((id): id is string => !!id))]

@@ -50,7 +50,8 @@ export type AttemptEvent =
  */
 export const EXPIRY_GRACE_MS = 60_000
 
-const FINAL_UNPAID: ReadonlySet<AttemptState> = new Set(["declined", "expired", "never_started"])
+/** The states of an attempt that ended without money (PayLater may still report a late payment). */
+export const FINAL_UNPAID: ReadonlySet<AttemptState> = new Set(["declined", "expired", "never_started"])
 
 const time = (at: string | Date | null): number => (at === null ? NaN : new Date(at).getTime())
 

@@ -28,7 +28,7 @@
  */
 import { MathBN } from "@medusajs/framework/utils"
 import type { BigNumberInput } from "@medusajs/framework/types"
-import type { AttemptState } from "./attempt-state"
+import { FINAL_UNPAID, type AttemptState } from "./attempt-state"
 import { OWNER_SETTLES_WITHIN_MS } from "./whose-money"
 
 export interface LeftoverOrderFacts {
@@ -59,8 +59,6 @@ export type LeftoverOrderStep =
 /** Session statuses of money Medusa holds, or was told it will get (a method that authorizes later). */
 const AUTHORIZED: ReadonlySet<string> = new Set(["authorized", "captured", "pending_authorization"])
 
-const ENDED_WITHOUT_MONEY: ReadonlySet<AttemptState> = new Set(["declined", "expired", "never_started"])
-
 export function decideLeftoverOrder(facts: LeftoverOrderFacts, now: Date): LeftoverOrderStep {
   const { order } = facts
   const untouched = order.status === "pending" && !order.is_draft_order && order.version === 1 && !order.changes && !order.fulfillments && !order.transactions
@@ -70,7 +68,7 @@ export function decideLeftoverOrder(facts: LeftoverOrderFacts, now: Date): Lefto
   if (!MathBN.gt(order.total, 0)) return { step: "leave", why: "free" }
   // Not a PayLater checkout, or one whose row is gone: not this plugin's to finish.
   if (!facts.attempt_states.length) return { step: "leave", why: "no_attempt" }
-  if (facts.attempt_states.some((state) => !ENDED_WITHOUT_MONEY.has(state))) return { step: "leave", why: "money_possible" }
+  if (facts.attempt_states.some((state) => !FINAL_UNPAID.has(state))) return { step: "leave", why: "money_possible" }
   const until = new Date(new Date(order.created_at).getTime() + OWNER_SETTLES_WITHIN_MS)
   return now.getTime() < until.getTime() ? { step: "wait", until } : { step: "undo" }
 }
