@@ -350,10 +350,13 @@ function factsOf(result: Settlement): ViewFacts | null {
     case "paid":
       return { ...attemptFactsOf(result.session), order_id: result.order_id }
     case "paid_without_order":
-      // Still "processing" for a screen: completion is tried again (backoff) while it waits.
-      return { ...attemptFactsOf(result.session), order_id: null }
+      // A completion of the paid cart failed (or waits out its backoff after one): "paid, not placed",
+      // as the return says. A later try that places it turns the screen to "paid".
+      return { ...attemptFactsOf(result.session), order_id: null, completion_failed: true }
     default:
-      return { ...attemptFactsOf(result.session), order_id: result.session.order_id }
+      // The same when another signal holds the session (answered from the records): a failure the row
+      // recorded, whether or not Medusa's rollback kept the paid session.
+      return { ...attemptFactsOf(result.session), order_id: result.session.order_id, completion_failed: !!result.session.attempt?.completion_tries }
   }
 }
 

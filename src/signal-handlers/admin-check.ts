@@ -4,7 +4,7 @@ import { checkEvent, type CheckOutcome } from "../activity/events"
 import { readOrderActivity, readOrderActivityFacts } from "../activity/load-activity"
 import { recordPayLaterActivity } from "../activity/record"
 import type { OrderActivity } from "../activity/timeline"
-import { viewOf } from "../modules/paylater-ledger/attempt-state"
+import { moneyTakenIn, viewOf } from "../modules/paylater-ledger/attempt-state"
 import { settlePayLaterSession } from "../settlement/settle"
 import { lastStatusOf } from "../activity/attempt-facts"
 import { STATUS_CALL_INTERVAL_SECONDS, waitForStatusSlot } from "../limits/status-interval"
@@ -47,7 +47,7 @@ export async function checkOrderWithPayLater(
         source: "admin",
         paylater_status: result.outcome === "unavailable" ? "unreachable" : (lastStatusOf(session.attempt) ?? "unknown"),
         state: state.status,
-        processed: state.status === "paid" || state.status === "processing",
+        processed: moneyTakenIn(state),
         actor_id: actorId,
       }
     } else {
@@ -56,7 +56,7 @@ export async function checkOrderWithPayLater(
       const slot = session.attempt && (await waitForStatusSlot({ take: () => takeStatusSlot(container, id, STATUS_CALL_INTERVAL_SECONDS), wait: true }))
       const answer = session.attempt && slot ? await askPayLaterAboutRow(container, session.attempt, "admin") : null
       const status = answer?.kind === "answered" ? answer.status : null
-      const paidHere = state.status === "paid" || state.status === "processing"
+      const paidHere = moneyTakenIn(state)
       outcome = {
         session_id: id,
         paylater_order_id: paylaterOrderId,

@@ -241,9 +241,8 @@ export function ledger({ api, getContainer }: SuiteOptions, paylater: SandboxHan
     const { sessionId, cartId, back } = await payThenSellOut(api, store, seed, stocked)
     // What works today: the shopper is told "paid, not placed", the paid session says so.
     expect(back.location).toBe(`${STOREFRONT}/checkout?step=payment&paylater_error=paid_not_placed`)
-    // The screen says "processing" while the paid session is still live (its completion may be tried
-    // again), and "paid, not placed" once Medusa's rollback of the failed completion replaced it: on a
-    // loaded machine that rollback can still be running when the return has answered.
+    // The screen says "paid, not placed" as the return did, whether Medusa's rollback of the failed
+    // completion has replaced the paid session yet or not (on a loaded machine it can still be running).
     expect(await pollUntil(store, sessionId, "paid_not_placed")).toEqual({ status: "paid_not_placed" })
 
     // Medusa recreated a session for the cart: a new attempt of its own, its own payable link.

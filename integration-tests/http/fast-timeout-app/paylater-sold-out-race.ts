@@ -226,6 +226,9 @@ export function soldOutRace({ api, getContainer }: SuiteOptions, paylater: Sandb
     })
     expect({ answer, left }).toEqual({ answer: { status: 303, location: NOT_PLACED }, left: CLEANED_UP })
     expect(await ledgerOf().findAttempt(sessionId)).toMatchObject({ state: "paid", order_id: null })
+    // A waiting screen polling the paid session hears what the return said, also when the rollback kept
+    // the paid session (this test's way forward; it answered "processing" before 2026-12-02).
+    expect(await store.get(`/store/paylater/payment-sessions/${sessionId}`)).toMatchObject({ status: 200, data: { status: "paid_not_placed" } })
   }, RACE_TIMEOUT_MS)
 
   it("the engine abandoning Medusa's own store completion (the storefront's cart.complete): the leftover order is gone, and the storefront is told the item sold out, never the engine's refusal", async () => {

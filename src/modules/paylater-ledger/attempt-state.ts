@@ -124,6 +124,11 @@ export function viewOf(facts: ViewFacts, now: Date): AttemptView {
   }
 }
 
+/** PayLater took the money (whether or not it became an order yet): never a mismatch with PayLater's "paid". */
+export function moneyTakenIn(view: AttemptView): boolean {
+  return view.status === "paid" || view.status === "processing" || view.status === "paid_not_placed"
+}
+
 export type FailureReason = "declined" | "expired" | "abandoned" | "paid_not_placed"
 
 /** Where a shopper coming back from PayLater goes. `hint` is the return URL's outcome: UX only, never money. */

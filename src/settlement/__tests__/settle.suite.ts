@@ -209,7 +209,8 @@ describe("settlement (behind ports)", () => {
     it("lists the payment as paid without an order when the cart cannot become one, has Medusa record the payment, and says so", async () => {
       const f = fake({ named: attempt(), session: session(), completion: { order_id: null, error: "out of stock" } })
       const result = await settleWith(f.ports, notification("success"))
-      expect(result).toMatchObject({ outcome: "paid_without_order", cart_id: "cart_1", error: "out of stock", changed: true, facts: { state: "paid", order_id: null } })
+      // The screens say "paid, not placed", as the return route does.
+      expect(result).toMatchObject({ outcome: "paid_without_order", cart_id: "cart_1", error: "out of stock", changed: true, facts: { state: "paid", order_id: null, completion_failed: true } })
       expect(result.session?.session_status).toBe("authorized")
       // Recorded before the completion is tried, once.
       expect(f.calls.filter((c) => ["completeCart", "authorize"].includes(c))).toEqual(["authorize", "completeCart"])
@@ -234,7 +235,7 @@ describe("settlement (behind ports)", () => {
       const backoff = { completion_tries: 2, completion_next_at: new Date(NOW.getTime() + 60_000), completion_error: "out of stock" }
       const f = fake({ session: session({ session_status: "authorized", attempt: paidRow({ payment_id: "pay_1", ...backoff }) }) })
       const result = await settleWith(f.ports, { session_id: "payses_1", signal: "poll" })
-      expect(result).toMatchObject({ outcome: "paid_without_order", error: "out of stock", changed: false })
+      expect(result).toMatchObject({ outcome: "paid_without_order", error: "out of stock", changed: false, facts: { completion_failed: true } })
       expect(f.givenBackReads).toEqual([])
       expect(f.calls).not.toContain("completeCart")
     })
@@ -393,6 +394,16 @@ describe("settlement (behind ports)", () => {
       const result = await settleWith(f.ports, poll)
       expect(result.outcome).toBe("pending")
       expect(f.calls).toEqual(["lock", "readSession"])
+    })
+
+    it("while another signal settles a paid session whose completion failed (the rollback kept the session), says 'paid, not placed' as the return does, never 'processing'", async () => {
+      const failed = { completion_tries: 1, completion_next_at: new Date(NOW.getTime() + 30_000), completion_error: "out of stock" }
+      const f = fake({ session: session({ session_status: "authorized", attempt: paidRow({ payment_id: "pay_1", ...failed }) }), lockBusy: true })
+      const result = await settleWith(f.ports, poll)
+      expect(result).toMatchObject({ outcome: "pending", facts: { state: "paid", order_id: null, completion_failed: true } })
+      // No failure recorded yet (a completion under way): still processing.
+      const first = fake({ session: session({ session_status: "authorized", attempt: paidRow({ payment_id: "pay_1" }) }), lockBusy: true })
+      expect((await settleWith(first.ports, poll)).facts).toMatchObject({ state: "paid", order_id: null, completion_failed: false })
     })
 
     it("completes a cart Medusa recorded the payment of, without asking PayLater, and links that payment", async () => {

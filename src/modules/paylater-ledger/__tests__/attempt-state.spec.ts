@@ -8,6 +8,7 @@ import {
   completionDue,
   EXPIRY_GRACE_MS,
   nextState,
+  moneyTakenIn,
   returnDecisionOf,
   viewOf,
   type AttemptEvent,
@@ -154,6 +155,19 @@ describe("viewOf and returnDecisionOf: one rule for every screen", () => {
     expect(viewOf(f, NOW)).toEqual(view)
     expect(returnDecisionOf(f, "success", NOW)).toEqual(onSuccessUrl)
     expect(returnDecisionOf(f, "fail", NOW)).toEqual(onFailUrl)
+  })
+
+  it("counts money as taken exactly when PayLater's word is paid, whatever the order (the admin's check compares it with PayLater's answer)", () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...ATTEMPT_STATES),
+        fc.option(fc.constant("order_1"), { nil: null }),
+        fc.boolean(),
+        (state, order, failed) => {
+          expect(moneyTakenIn(viewOf({ state, expires_at: FUTURE, order_id: order, completion_failed: failed }, NOW))).toBe(state === "paid")
+        }
+      )
+    )
   })
 
   it("never sends a shopper to success without an order, nor shows paid without one", () => {
