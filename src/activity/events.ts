@@ -66,7 +66,7 @@ export interface CheckOutcome {
   source: CheckSource
   /** PayLater's answer ("success", "pending", "failed", "not_initiated"), or "unreachable". */
   paylater_status: string
-  /** What Medusa shows for the session afterwards (waiting, processing, paid, declined, expired). */
+  /** What Medusa shows for the session afterwards (waiting, processing, paid, paid_not_placed, declined, expired). */
   state: string
   /** True when this check made the store record the payment (it did what a webhook would have). */
   processed?: boolean

@@ -226,8 +226,10 @@ export function soldOutRace({ api, getContainer }: SuiteOptions, paylater: Sandb
     })
     expect({ answer, left }).toEqual({ answer: { status: 303, location: NOT_PLACED }, left: CLEANED_UP })
     expect(await ledgerOf().findAttempt(sessionId)).toMatchObject({ state: "paid", order_id: null })
-    // A waiting screen polling the paid session hears what the return said, also when the rollback kept
-    // the paid session (this test's way forward; it answered "processing" before 2026-12-02).
+    // A waiting screen polling the paid session hears what the return said, also though the rollback
+    // kept the paid session (an abandoned run's: no Medusa rollback replaced it). It answered
+    // "processing" here before 2026-12-02, and went on after the refund.
+    expect(left.way_forward).toBe("paid session kept")
     expect(await store.get(`/store/paylater/payment-sessions/${sessionId}`)).toMatchObject({ status: 200, data: { status: "paid_not_placed" } })
   }, RACE_TIMEOUT_MS)
 

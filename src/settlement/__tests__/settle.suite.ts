@@ -404,6 +404,9 @@ describe("settlement (behind ports)", () => {
       // No failure recorded yet (a completion under way): still processing.
       const first = fake({ session: session({ session_status: "authorized", attempt: paidRow({ payment_id: "pay_1" }) }), lockBusy: true })
       expect((await settleWith(first.ports, poll)).facts).toMatchObject({ state: "paid", order_id: null, completion_failed: false })
+      // A later try placed it: the order wins over the failures recorded before.
+      const placed = fake({ session: session({ session_status: "authorized", order_id: "order_1", attempt: paidRow({ payment_id: "pay_1", ...failed }) }), lockBusy: true })
+      expect(await settleWith(placed.ports, poll)).toMatchObject({ outcome: "paid", order_id: "order_1", facts: { order_id: "order_1" } })
     })
 
     it("completes a cart Medusa recorded the payment of, without asking PayLater, and links that payment", async () => {
