@@ -20,7 +20,7 @@ import { PAYLATER_PROVIDER_ID, PAYLATER_RTP_PROVIDER_ID } from "../helpers/seed"
 import { startCheckout } from "../helpers/store-client"
 import { CLIENT_TIMEOUT_MS, decideOnLink, returnToStore } from "./paylater-faults/http"
 import { eventually, ledgerForCart } from "./paylater-link/ledger"
-import { watchProcessPayment, type PipelineWatch } from "./paylater-link/pipeline"
+import { waitForWebhookTurns, watchProcessPayment, webhookTurnsEnded, type PipelineWatch } from "./paylater-link/pipeline"
 import { readScreen } from "./paylater-rtp/waiting-screen"
 
 jest.setTimeout(120_000)
@@ -228,10 +228,15 @@ integrationTestRunner({
 
       it("duplicated: processed once, and reconciliation has nothing left to do", async () => {
         const { cart, data } = await checkout()
+        const hooksBefore = webhookTurnsEnded()
         paylater().webhookFault({ mode: "duplicate", count: 3 })
         await decideOnLink(data.payment_link_url, "approve")
         await paylater().waitForDeliveries((d) => d.filter((x) => x.status === "success" && x.outcome === "delivered").length === 2, 15_000)
-        await watch.waitForFinished(2)
+        // Both settled in turn; the second finds the order, or (past the session lock's wait under load)
+        // answers from the records without announcing: one announcement at least.
+        await waitForWebhookTurns(hooksBefore, 2)
+        expect(watch.finished()).toBeGreaterThanOrEqual(1)
+        expect(watch.failed()).toBe(0)
         expect(await ledger(cart.id)).toMatchObject({ orders: 1, payments: 1, captures: 1 })
         expect(await reconcile()).toMatchObject({ eligible: 0 })
         expect(await ledger(cart.id)).toMatchObject({ orders: 1, payments: 1, captures: 1 })
@@ -311,16 +316,24 @@ integrationTestRunner({
         // reentrant: two overlapping calls would each move the clock, and the first to end would step
         // it back under the other and under the webhook's settlement).
         const run = async () => (await payLaterReconcileWorkflow(container()).run({ input: {} })).result
+        const hooksBefore = webhookTurnsEnded()
         const [a, b, hook] = await atStoreTime(RUN_AT_MINUTES[0] * 60_000, async () => {
           const answers = await Promise.all([run(), run(), api.post("/paylater/webhooks", signed(session.id, "success"), { validateStatus: () => true })])
-          await watch.waitForFinished(2)
+          // The money is settled by the winning run or by the webhook, whichever takes the session's
+          // lock first; the other waits for it and finds the order, or (past the lock's wait, under
+          // CI's load) answers from the records without acting or announcing. So: one settlement
+          // announced, and the webhook's settlement over.
+          await watch.waitForFinished(1)
+          await waitForWebhookTurns(hooksBefore, 1)
           return answers
         })
         expect(hook.status).toBe(200)
         // One run holds the run lock; the other ends at once.
         expect([a.ran, b.ran].sort()).toEqual([false, true])
         const winner = a.ran ? a : b
-        expect(outcomeOf(winner, session.id)).toBe("paid")
+        // "skipped": the webhook's settlement held the session past the run's lock wait, and placed it.
+        expect(["paid", "skipped"]).toContain(outcomeOf(winner, session.id))
+        expect(watch.finished()).toBeGreaterThanOrEqual(1)
         expect(watch.failed()).toBe(0)
         expect(await ledger(cart.id)).toMatchObject({ orders: 1, payments: 1, captures: 1 })
       })

@@ -18,6 +18,24 @@ export interface PipelineWatch {
   stop(): Promise<void>
 }
 
+/** The webhook settlements (turns of the process's webhook limiter) ended so far. */
+export function webhookTurnsEnded(): number {
+  return webhookSlots().completed
+}
+
+/**
+ * Waits until `n` webhook settlements ended after `since` (webhookTurnsEnded) and none is running or
+ * waiting. For a race where a webhook's settlement may find the session busy: it then answers from
+ * the records and announces nothing (the other signal settles the money), so counting announcements
+ * cannot tell when it is over.
+ */
+export async function waitForWebhookTurns(since: number, n: number): Promise<void> {
+  await eventually(
+    async () => webhookSlots(),
+    (turns) => turns.completed >= since + n && turns.running === 0 && turns.waiting === 0
+  )
+}
+
 export async function watchProcessPayment(container: MedusaContainer): Promise<PipelineWatch> {
   const bus = container.resolve(Modules.EVENT_BUS)
   let finished = 0
