@@ -12,6 +12,8 @@
  * - After a failed completion, Medusa's recreated unpaid session shows none of the paid one's state.
  */
 import { useSeededStore } from "../../helpers/seeded-store"
+import { PAYLATER_LEDGER_MODULE, type PayLaterLedgerModuleService } from "../../../src/modules/paylater-ledger"
+import { isEngineRefusal } from "../../../src/medusa-effects/abandoned-completion"
 import type { SandboxHandle } from "../../helpers/sandbox"
 import type { SuiteOptions } from "../../helpers/shared-app"
 import { PAYLATER_PROVIDER_ID } from "../../helpers/seed"
@@ -245,13 +247,24 @@ export function ledger({ api, getContainer }: SuiteOptions, paylater: SandboxHan
     // completion has replaced the paid session yet or not (on a loaded machine it can still be running).
     expect(await pollUntil(store, sessionId, "paid_not_placed")).toEqual({ status: "paid_not_placed" })
 
-    // Medusa recreated a session for the cart: a new attempt of its own, its own payable link.
-    const fresh = await eventually(() => sessionOnCart(cartId).catch(() => null), (session) => !!session && session.id !== sessionId).then((s) => s!)
-    expect(fresh.id).not.toBe(sessionId)
-    expect(fresh.data.paylater_order_id).not.toBe(sessionId)
-    expect(paylater().order(String(fresh.data.paylater_order_id))).toMatchObject({ kind: "link", status: 0, refunds: [] })
+    // Under load Medusa's engine may abandon the failed completion before its rollback (the row records
+    // the engine's refusal; abandoned-completion.ts): the plugin finishes that rollback, no session is
+    // recreated and the paid one stays the cart's, so this test's subject does not arise. Everything
+    // about the money below holds either way.
+    const row = await (getContainer().resolve(PAYLATER_LEDGER_MODULE) as PayLaterLedgerModuleService).findAttempt(sessionId)
+    const kept = isEngineRefusal(row?.completion_error) && (await sessionOnCart(cartId)).id === sessionId
     const paidRef = paylater().order(sessionId)!.payLaterOrderId
-    const beforeRefund = paidStateShown(fresh, paidRef, (await readScreen(store, fresh.id)).status)
+    let freshId: string | null = null
+    let beforeRefund: Record<string, unknown> = {}
+    if (!kept) {
+      // Medusa recreated a session for the cart: a new attempt of its own, its own payable link.
+      const fresh = await eventually(() => sessionOnCart(cartId).catch(() => null), (session) => !!session && session.id !== sessionId).then((s) => s!)
+      freshId = fresh.id
+      expect(fresh.id).not.toBe(sessionId)
+      expect(fresh.data.paylater_order_id).not.toBe(sessionId)
+      expect(paylater().order(String(fresh.data.paylater_order_id))).toMatchObject({ kind: "link", status: 0, refunds: [] })
+      beforeRefund = paidStateShown(fresh, paidRef, (await readScreen(store, fresh.id)).status)
+    }
 
     // The paid one is listed, and refunded once after the window by the scheduled jobs (two servers
     // at once): this also proves this file's clocks-and-jobs harness on a path that works today.
@@ -270,7 +283,13 @@ export function ledger({ api, getContainer }: SuiteOptions, paylater: SandboxHan
     // Neither before nor after that refund does the new session show the old one's state. (Its own
     // link has expired by now on PayLater's clock: an expired status is its own, not a leftover.)
     const after = await sessionOnCart(cartId)
-    expect(after.id).toBe(fresh.id)
+    if (kept) {
+      // The paid session stayed the cart's: refunded, and its screen still says paid, not placed.
+      expect(after.id).toBe(sessionId)
+      expect(await readScreen(store, sessionId)).toEqual({ status: "paid_not_placed" })
+      return
+    }
+    expect(after.id).toBe(freshId)
     expect({ beforeRefund, afterRefund: paidStateShown(after, paidRef) }).toEqual({ beforeRefund: {}, afterRefund: {} })
   })
 }
