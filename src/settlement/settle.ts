@@ -3,7 +3,7 @@ import { logRef, type WebhookStatus } from "../lib/paylater"
 import { linkChanges, type AttemptRecord } from "../modules/paylater-ledger/ledger-port"
 import { attemptFactsOf, viewOfSession } from "./attempt-view"
 import { mayHaveOtherSessions, type PayLaterSessionContext } from "../medusa-records/session"
-import { holdsOrderMoney, type SettlementSignal, type ViewFacts } from "../modules/paylater-ledger/attempt-state"
+import { completionBackoffOf, holdsOrderMoney, type SettlementSignal, type ViewFacts } from "../modules/paylater-ledger/attempt-state"
 import {
   afterCompletionStep,
   answerStep,
@@ -356,7 +356,11 @@ function factsOf(result: Settlement): ViewFacts | null {
     default:
       // The same when another signal holds the session (answered from the records): a failure the row
       // recorded, whether or not Medusa's rollback kept the paid session.
-      return { ...attemptFactsOf(result.session), order_id: result.session.order_id, completion_failed: !!result.session.attempt?.completion_tries }
+      return {
+        ...attemptFactsOf(result.session),
+        order_id: result.session.order_id,
+        completion_failed: completionBackoffOf(result.session.attempt) !== null,
+      }
   }
 }
 
