@@ -24,6 +24,7 @@ export {
   fetchRequestToPayState,
   isFinalState,
   nextDelay,
+  NOT_PLACED_WATCH,
   pollRequestToPay,
   waitForPendingOrder,
   type PendingOutcome,

@@ -91,10 +91,12 @@ export const SHOPPER_MESSAGES = {
     ar: "حدث خطأ بعد رد PayLater. يرجى المحاولة مرة أخرى، وإذا تكرر ذلك تواصل معنا وسنتحقق من الدفع.",
   },
   // PayLater took the money but the cart could not become an order (an item sold out, the cart
-  // changed): never "declined", and never an invitation to pay again.
+  // changed): never "declined", and never an invitation to pay again. Refunded, as a rule; but where
+  // Medusa kept the paid session, the store tries the completion again until the money goes back,
+  // and a try that passes (a lock that was busy, stock back) places the order after all.
   paid_not_placed: {
-    en: "Your payment was received but the order could not be placed; it will be refunded in full to your PayLater account (PayLater accepts refunds from 10 minutes after a payment). You do not need to do anything, and you were not charged twice.",
-    ar: "تم استلام دفعتك لكن تعذّر إنشاء الطلب؛ سيُعاد المبلغ كاملًا إلى حسابك في PayLater (يقبل PayLater الاسترداد بعد 10 دقائق من الدفع). لا حاجة لأي إجراء منك، ولم يُخصم المبلغ مرتين.",
+    en: "Your payment was received but the order could not be placed, so the payment is refunded in full to your PayLater account (PayLater accepts refunds from 10 minutes after a payment). If the store manages to place the order before that, the order is placed instead and nothing is refunded. You do not need to do anything, and you were not charged twice.",
+    ar: "تم استلام دفعتك لكن تعذّر إنشاء الطلب، لذا سيُعاد المبلغ كاملًا إلى حسابك في PayLater (يقبل PayLater الاسترداد بعد 10 دقائق من الدفع). وإذا تمكّن المتجر من إنشاء الطلب قبل ذلك فسيُنشأ الطلب بدلًا من الاسترداد. لا حاجة لأي إجراء منك، ولم يُخصم المبلغ مرتين.",
   },
   pending: {
     en: "PayLater is still confirming your payment. This page updates by itself; there is no need to pay again.",
@@ -118,9 +120,10 @@ export const SHOPPER_MESSAGES = {
     en: "The request was not approved in time, so nothing was charged. Send a new request to pay with the PayLater app.",
     ar: "لم تتم الموافقة على الطلب في الوقت المحدد ولم يُخصم أي مبلغ. أرسل طلبًا جديدًا للدفع عبر تطبيق PayLater.",
   },
+  // The waiting screen keeps checking (poll.ts NOT_PLACED_WATCH) and hands over the order if a later try places it.
   rtp_paid_not_placed: {
-    en: "Your payment was received, but the order could not be placed. It will be refunded in full; there is nothing to do and nothing to pay again.",
-    ar: "تم استلام دفعتك لكن تعذّر إنشاء الطلب. سيُعاد المبلغ كاملًا؛ لا حاجة لأي إجراء ولا للدفع مرة أخرى.",
+    en: "Your payment was received, but the order could not be placed, so the payment is refunded in full. If the store manages to place the order meanwhile, it opens here instead. There is nothing to do and nothing to pay again.",
+    ar: "تم استلام دفعتك لكن تعذّر إنشاء الطلب، لذا سيُعاد المبلغ كاملًا. وإذا تمكّن المتجر من إنشاء الطلب في الأثناء فسيظهر هنا بدلًا من ذلك. لا حاجة لأي إجراء ولا للدفع مرة أخرى.",
   },
   rtp_gone: {
     en: "A newer request or another payment method has replaced this one.",

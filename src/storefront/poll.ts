@@ -17,14 +17,25 @@ export type RequestToPayState =
   | { status: "paid"; order_id: string }
   | { status: "declined" }
   | { status: "expired" }
-  /** PayLater took the money but the order could not be placed: it will be refunded. Final. */
+  /**
+   * PayLater took the money but the order could not be placed. Not final: the store tries the
+   * completion again (an item back in stock, a failure that passed) until the money goes back.
+   */
   | { status: "paid_not_placed" }
   /** The route answered 404: the session was replaced (a newer request or another payment method). */
   | { status: "gone" }
 
+/** States that no later answer changes. `paid_not_placed` is not one: it may still become `paid`. */
 export function isFinalState(state: RequestToPayState): boolean {
-  return ["paid", "declined", "expired", "gone", "paid_not_placed"].includes(state.status)
+  return ["paid", "declined", "expired", "gone"].includes(state.status)
 }
+
+/**
+ * After "paid, not placed": how often and how long the poll keeps watching for the order. The store
+ * tries a failed completion again after 30 s, 1, 2, 4 and 8 minutes, and refunds the money from 10
+ * minutes after the payment; past this watch the screen keeps its "not placed" message.
+ */
+export const NOT_PLACED_WATCH = { intervalMs: 15_000, forMs: 15 * 60_000 }
 
 /** One look at a Request to Pay. Throws on network and server errors. */
 export async function fetchRequestToPayState(
@@ -46,6 +57,8 @@ export interface PollOptions {
   intervalMs?: number
   /** After failures the wait doubles from 2 × intervalMs up to this (default 30000 ms). */
   maxBackoffMs?: number
+  /** After `paid_not_placed`: the interval, and how long it is watched (default NOT_PLACED_WATCH). */
+  notPlacedWatch?: { intervalMs: number; forMs: number }
 }
 
 /** Resolves after `ms`, or at once when `wake` is called or the signal aborts. */
@@ -70,7 +83,9 @@ export function nextDelay(failures: number, intervalMs: number, maxBackoffMs: nu
 
 /**
  * Polls a Request to Pay until it reaches a final state, which it returns; null when the signal
- * aborted first. `onState` gets every answer; `onConnection(false)` when a poll failed (polling goes
+ * aborted first. After `paid_not_placed` it keeps asking, slowly (`notPlacedWatch`), and returns
+ * `paid` when a later try placed the order, or `paid_not_placed` once the watch is over. `onState`
+ * gets every answer; `onConnection(false)` when a poll failed (polling goes
  * on: show a notice, not an error page) and `onConnection(true)` once one succeeds again. In a
  * browser it checks at once when the tab becomes visible again (the shopper is back from the
  * PayLater app on the same phone).
@@ -80,13 +95,15 @@ export async function pollRequestToPay(
   sessionId: string,
   handlers: { onState?: (state: RequestToPayState) => void; onConnection?: (ok: boolean) => void } & PollOptions = {}
 ): Promise<RequestToPayState | null> {
-  const { signal, intervalMs = 3000, maxBackoffMs = 30000 } = handlers
+  const { signal, intervalMs = 3000, maxBackoffMs = 30000, notPlacedWatch = NOT_PLACED_WATCH } = handlers
   let wake: (() => void) | null = null
   const onVisible = () => {
     if (typeof document !== "undefined" && document.visibilityState === "visible") wake?.()
   }
   if (typeof document !== "undefined") document.addEventListener("visibilitychange", onVisible)
   let failures = 0
+  // When the store first answered "paid, not placed" (null before): from then on, the slow watch.
+  let notPlacedSince: number | null = null
   try {
     while (!signal?.aborted) {
       try {
@@ -96,12 +113,17 @@ export async function pollRequestToPay(
         failures = 0
         handlers.onState?.(state)
         if (isFinalState(state)) return state
+        if (state.status === "paid_not_placed") {
+          notPlacedSince ??= Date.now()
+          if (Date.now() - notPlacedSince >= notPlacedWatch.forMs) return state
+        }
       } catch {
         if (signal?.aborted) return null
         failures += 1
         handlers.onConnection?.(false)
       }
-      await pause(nextDelay(failures, intervalMs, maxBackoffMs), signal, (w) => (wake = w))
+      const every = notPlacedSince === null ? intervalMs : notPlacedWatch.intervalMs
+      await pause(nextDelay(failures, every, Math.max(every, maxBackoffMs)), signal, (w) => (wake = w))
     }
     return null
   } finally {

@@ -24,6 +24,9 @@ import { runScheduledJobs } from "../paylater-ledger/clocks"
 import { orderWithoutPayment } from "../paylater-crash-points/half-made"
 import { OWNER_SETTLES_WITHIN_MS } from "../../../src/modules/paylater-ledger/whose-money"
 import { PAYLATER_LEDGER_MODULE, type PayLaterLedgerModuleService } from "../../../src/modules/paylater-ledger"
+import { runPaidWithoutOrderRefunds } from "../../../src/paid-without-order/auto-refund"
+import { pollRequestToPay } from "../../../src/storefront/poll"
+import Medusa from "@medusajs/js-sdk"
 
 // The rounds take minutes on a loaded machine (`npm run test:races` runs 10).
 const RACE_TIMEOUT_MS = 900_000
@@ -231,6 +234,35 @@ export function soldOutRace({ api, getContainer }: SuiteOptions, paylater: Sandb
     // "processing" here before 2026-12-02, and went on after the refund.
     expect(left.way_forward).toBe("paid session kept")
     expect(await store.get(`/store/paylater/payment-sessions/${sessionId}`)).toMatchObject({ status: 200, data: { status: "paid_not_placed" } })
+  }, RACE_TIMEOUT_MS)
+
+  it("'paid, not placed' on a kept paid session is not the end: stock back, the storefront kit's waiting screen keeps asking, and the store's next try places the order with that payment, captured once and never refunded", async () => {
+    const { answer, left, sessionId } = await abandonFirstCompletion(async ({ sessionId }) => {
+      const back = await api.get(`/paylater/return/${sessionId}?outcome=success`, { maxRedirects: 0, validateStatus: () => true })
+      return { status: back.status, location: back.headers.location }
+    })
+    expect({ answer, way_forward: left.way_forward }).toEqual({ answer: { status: 303, location: NOT_PLACED }, way_forward: "paid session kept" })
+    const { cart_id: cartId } = (await ledgerOf().findAttempt(sessionId))!
+    // The item is back; the completion's backoff after its failure (30 s) is the store's own.
+    await stocked.setStock(1)
+    const sdk = new Medusa({ baseUrl: String(api.defaults.baseURL), publishableKey: seed.publishableKey })
+    const seen: string[] = []
+    const final = await pollRequestToPay(sdk, sessionId, {
+      intervalMs: 1000,
+      notPlacedWatch: { intervalMs: 2000, forMs: 120_000 },
+      onState: (state) => seen.push(state.status),
+    })
+    expect(seen[0]).toBe("paid_not_placed")
+    expect(final).toMatchObject({ status: "paid", order_id: expect.stringMatching(/^order_/) })
+    const ledger = await ledgerForCart(getContainer(), cartId!)
+    expect(ledger).toMatchObject({ orderId: (final as { order_id: string }).order_id, orders: 1, payments: 1, captures: 1, refunds: 0 })
+    expect(await ledgerOf().findAttempt(sessionId)).toMatchObject({ state: "paid", order_id: ledger.orderId })
+    // The order's money: nothing open for a person about it, and the automatic refund sends nothing, past the window too.
+    paylater().advanceClock(12 * 60_000)
+    await runPaidWithoutOrderRefunds(getContainer(), { now: new Date(Date.now() + 12 * 60_000) })
+    expect(paylater().order(sessionId)?.refunds ?? []).toEqual([])
+    const open = (await attention()).filter((i) => (i.session_id === sessionId || i.cart_id === cartId) && i.status === "open")
+    expect(open).toEqual([])
   }, RACE_TIMEOUT_MS)
 
   it("the engine abandoning Medusa's own store completion (the storefront's cart.complete): the leftover order is gone, and the storefront is told the item sold out, never the engine's refusal", async () => {

@@ -4,6 +4,7 @@ import {
   fetchInstalments,
   isFinalState,
   nextDelay,
+  NOT_PLACED_WATCH,
   payLaterButtonText,
   PayLaterCheckoutError,
   payLaterChoice,
@@ -140,6 +141,31 @@ describe("polling a Request to Pay", () => {
     expect(store.seen.every((s) => s.headers["x-publishable-api-key"] === "pk_test")).toBe(true)
   })
 
+  it("after 'paid, not placed' keeps asking at the slow interval, and hands over the order a later try placed", async () => {
+    const notPlaced = { status: 200, body: { status: "paid_not_placed" } }
+    store.on(STATE_PATH, { status: 200, body: { status: "processing" } }, notPlaced, notPlaced, { status: 200, body: { status: "paid", order_id: "order_2" } })
+    const states: string[] = []
+    const started = Date.now()
+    const final = await pollRequestToPay(store.sdk, "payses_1", {
+      intervalMs: 5,
+      notPlacedWatch: { intervalMs: 40, forMs: 60_000 },
+      onState: (s) => states.push(s.status),
+    })
+    expect(final).toEqual({ status: "paid", order_id: "order_2" })
+    expect(states).toEqual(["processing", "paid_not_placed", "paid_not_placed", "paid"])
+    // Two pauses after "not placed", each the watch's interval, not the 5 ms one.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(80)
+  })
+
+  it("ends with 'paid, not placed' once the watch is over, having asked again meanwhile", async () => {
+    store.on(STATE_PATH, { status: 200, body: { status: "paid_not_placed" } })
+    const final = await pollRequestToPay(store.sdk, "payses_1", { intervalMs: 5, notPlacedWatch: { intervalMs: 5, forMs: 40 } })
+    expect(final).toEqual({ status: "paid_not_placed" })
+    expect(store.seen.length).toBeGreaterThanOrEqual(2)
+    // The kit's default: the store's completion tries and its refund after 10 minutes fit in the watch.
+    expect(NOT_PLACED_WATCH.forMs).toBeGreaterThan(10 * 60_000)
+  })
+
   it("answers gone for a replaced session (404)", async () => {
     store.on(STATE_PATH, { status: 404, body: { message: "No PayLater payment session" } })
     expect(await pollRequestToPay(store.sdk, "payses_1", { intervalMs: 5 })).toEqual({ status: "gone" })
@@ -190,14 +216,15 @@ describe("return parameters", () => {
     expect(failureMessage("unknown")).toBe(SHOPPER_MESSAGES.unknown.en)
   })
 
-  it("paid but not placed: says the money is coming back, never 'declined', and offers no second payment", () => {
+  it("paid but not placed: says the money comes back unless the store still places the order, never 'declined', and offers no second payment", () => {
     const ret = readPayLaterReturn("?step=payment&paylater_error=paid_not_placed&cart_id=cart_9")
     expect(ret).toEqual({ failure: "paid_not_placed", cartId: "cart_9" })
     expect(paymentWasTaken(ret.failure)).toBe(true)
     expect(paymentWasTaken("declined")).toBe(false)
-    expect(failureMessage(ret.failure)).toMatch(/payment was received but the order could not be placed; it will be refunded/)
+    expect(failureMessage(ret.failure)).toMatch(/payment was received but the order could not be placed, so the payment is refunded in full.*If the store manages to place the order before that, the order is placed instead and nothing is refunded/)
     expect(failureMessage(ret.failure)).not.toMatch(/declined/i)
-    expect(isFinalState({ status: "paid_not_placed" })).toBe(true)
+    // A later completion may still place it: the waiting screen keeps watching (NOT_PLACED_WATCH).
+    expect(isFinalState({ status: "paid_not_placed" })).toBe(false)
   })
 })
 

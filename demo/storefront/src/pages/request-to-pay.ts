@@ -8,9 +8,9 @@
  */
 import type { HttpTypes } from "@medusajs/types"
 import {
-  failureMessage,
   pollRequestToPay,
   requestToPayData,
+  SHOPPER_MESSAGES,
   startRequestToPay,
   toCheckoutError,
   type CheckoutErrorKind,
@@ -347,6 +347,9 @@ export async function renderRequestToPayWaiting({ sdk, query }: PageContext): Pr
   }
 
   const show = (state: RequestToPayState) => {
+    // After "paid, not placed" the kit keeps asking (a later try may place the order): the same
+    // answer again changes nothing on the page.
+    if (state.status === "paid_not_placed" && card.dataset.state === state.status) return
     card.dataset.state = state.status
     title.textContent = TITLES[state.status]
     document.title = `${TITLES[state.status]} · Majlis Store`
@@ -384,7 +387,7 @@ export async function renderRequestToPayWaiting({ sdk, query }: PageContext): Pr
         break
       case "paid_not_placed":
         otherMethod.hidden = true // paid already: another method would pay twice
-        ended(failureMessage("paid_not_placed"), null)
+        ended(SHOPPER_MESSAGES.rtp_paid_not_placed.en, null)
         break
     }
   }
