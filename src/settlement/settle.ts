@@ -77,7 +77,8 @@ export type Settlement =
    */
   | { outcome: "already_placed"; session: null; attempt: AttemptRecord; order_id: string; asked: false; changed: false }
   | (Settled & { outcome: "paid"; order_id: string | null })
-  | (Settled & { outcome: "paid_without_order"; cart_id: string; error: string })
+  /** `retrying`: the completion is tried again later (its backoff), unless the money went back. */
+  | (Settled & { outcome: "paid_without_order"; cart_id: string; error: string; retrying: boolean })
   | (Settled & { outcome: "failed"; reason: "declined" | "expired" })
   | (Settled & { outcome: "pending" })
   /** PayLater did not answer; nothing changed. */
@@ -253,7 +254,7 @@ async function placeOrder(
   let step = completionStep({ row }, ports.now())
   if (step.step === "read_given_back") step = completionStep({ row, given_back: await ports.moneyGivenBack(row!.paylater_order_id) }, ports.now())
   if (step.step === "not_now") {
-    return { outcome: "paid_without_order", cart_id: current.cart_id!, error: step.error, session: current, asked, changed: false }
+    return { outcome: "paid_without_order", cart_id: current.cart_id!, error: step.error, retrying: step.retrying, session: current, asked, changed: false }
   }
   const completion = await ports.completeCart(current)
   if (completion.order_id !== null) {
@@ -261,7 +262,17 @@ async function placeOrder(
     return { outcome: "paid", order_id: completion.order_id, session: { ...current, order_id: completion.order_id }, asked, changed: true }
   }
   ports.warn(`PayLater: ${logRef(current.session_id)} is paid but cart ${logRef(current.cart_id!)} could not be completed: ${completion.error}`)
-  return { outcome: "paid_without_order", cart_id: current.cart_id!, error: completion.error, session: current, asked, changed: false }
+  // The failure is recorded with its backoff (completion.ts), and tried again until the money goes
+  // back, but only while the paid session is still live: Medusa's rollback usually deletes it (the
+  // money is then listed and refunded, never this cart's order).
+  const after = await ports.readSession(current.session_id)
+  const retrying = !!after && isLiveSession(after)
+  return { outcome: "paid_without_order", cart_id: current.cart_id!, error: completion.error, retrying, session: current, asked, changed: false }
+}
+
+/** A session whose paid cart may still be completed with it: Medusa has it, not canceled (a refund cancels it). */
+function isLiveSession(session: PayLaterSessionContext): boolean {
+  return session.session_status !== "canceled"
 }
 
 /**
@@ -351,16 +362,21 @@ function factsOf(result: Settlement): ViewFacts | null {
       return { ...attemptFactsOf(result.session), order_id: result.order_id }
     case "paid_without_order":
       // A completion of the paid cart failed (or waits out its backoff after one): "paid, not placed",
-      // as the return says. A later try that places it turns the screen to "paid".
-      return { ...attemptFactsOf(result.session), order_id: null, completion_failed: true }
-    default:
+      // as the return says, and while it is tried again, so; a later try that places it turns the
+      // screen to "paid".
+      return { ...attemptFactsOf(result.session), order_id: null, completion_failed: true, completion_retrying: result.retrying }
+    default: {
       // The same when another signal holds the session (answered from the records): a failure the row
-      // recorded, whether or not Medusa's rollback kept the paid session.
+      // recorded, whether or not Medusa's rollback kept the paid session; tried again while that
+      // session is live (the holder finds out whether the money went back).
+      const failed = completionBackoffOf(result.session.attempt) !== null
       return {
         ...attemptFactsOf(result.session),
         order_id: result.session.order_id,
-        completion_failed: completionBackoffOf(result.session.attempt) !== null,
+        completion_failed: failed,
+        completion_retrying: failed && isLiveSession(result.session),
       }
+    }
   }
 }
 

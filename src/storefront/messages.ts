@@ -120,10 +120,15 @@ export const SHOPPER_MESSAGES = {
     en: "The request was not approved in time, so nothing was charged. Send a new request to pay with the PayLater app.",
     ar: "لم تتم الموافقة على الطلب في الوقت المحدد ولم يُخصم أي مبلغ. أرسل طلبًا جديدًا للدفع عبر تطبيق PayLater.",
   },
-  // The waiting screen keeps checking (poll.ts NOT_PLACED_WATCH) and hands over the order if a later try places it.
   rtp_paid_not_placed: {
-    en: "Your payment was received, but the order could not be placed, so the payment is refunded in full. If the store manages to place the order meanwhile, it opens here instead. There is nothing to do and nothing to pay again.",
-    ar: "تم استلام دفعتك لكن تعذّر إنشاء الطلب، لذا سيُعاد المبلغ كاملًا. وإذا تمكّن المتجر من إنشاء الطلب في الأثناء فسيظهر هنا بدلًا من ذلك. لا حاجة لأي إجراء ولا للدفع مرة أخرى.",
+    en: "Your payment was received, but the order could not be placed. It will be refunded in full; there is nothing to do and nothing to pay again.",
+    ar: "تم استلام دفعتك لكن تعذّر إنشاء الطلب. سيُعاد المبلغ كاملًا؛ لا حاجة لأي إجراء ولا للدفع مرة أخرى.",
+  },
+  // The store kept the paid session and tries the completion again until the money goes back; the
+  // waiting screen keeps checking (poll.ts NOT_PLACED_WATCH) and hands over the order if a try places it.
+  rtp_paid_not_placed_retrying: {
+    en: "Your payment was received, but the order could not be placed yet. The store is trying again: if it succeeds, your order opens here; if not, the payment is refunded in full. There is nothing to do and nothing to pay again.",
+    ar: "تم استلام دفعتك لكن تعذّر إنشاء الطلب حتى الآن. يحاول المتجر مرة أخرى: إذا نجح فسيظهر طلبك هنا، وإلا فسيُعاد المبلغ كاملًا. لا حاجة لأي إجراء ولا للدفع مرة أخرى.",
   },
   rtp_gone: {
     en: "A newer request or another payment method has replaced this one.",

@@ -18,24 +18,27 @@ export type RequestToPayState =
   | { status: "declined" }
   | { status: "expired" }
   /**
-   * PayLater took the money but the order could not be placed. Not final: the store tries the
-   * completion again (an item back in stock, a failure that passed) until the money goes back.
+   * PayLater took the money but the order could not be placed: it is refunded. `retrying`: the store
+   * still tries the completion again (its paid session was kept) until the money goes back, so a
+   * later answer may be `paid`; without it, final.
    */
-  | { status: "paid_not_placed" }
+  | { status: "paid_not_placed"; retrying?: boolean }
   /** The route answered 404: the session was replaced (a newer request or another payment method). */
   | { status: "gone" }
 
-/** States that no later answer changes. `paid_not_placed` is not one: it may still become `paid`. */
+/** States that no later answer changes: all but the waiting ones and a `paid_not_placed` still `retrying`. */
 export function isFinalState(state: RequestToPayState): boolean {
+  if (state.status === "paid_not_placed") return !state.retrying
   return ["paid", "declined", "expired", "gone"].includes(state.status)
 }
 
 /**
- * After "paid, not placed": how often and how long the poll keeps watching for the order. The store
- * tries a failed completion again after 30 s, 1, 2, 4 and 8 minutes, and refunds the money from 10
- * minutes after the payment; past this watch the screen keeps its "not placed" message.
+ * After "paid, not placed" while the store still retries: how often and how long the poll keeps
+ * watching for the order. The store tries a failed completion again after 30 s, 1, 2, 4, 8 and 16
+ * minutes, and refunds the money from 10 minutes after the payment: the try after the refund says
+ * so (no longer `retrying`), inside this watch.
  */
-export const NOT_PLACED_WATCH = { intervalMs: 15_000, forMs: 15 * 60_000 }
+export const NOT_PLACED_WATCH = { intervalMs: 15_000, forMs: 20 * 60_000 }
 
 /** One look at a Request to Pay. Throws on network and server errors. */
 export async function fetchRequestToPayState(
@@ -57,7 +60,7 @@ export interface PollOptions {
   intervalMs?: number
   /** After failures the wait doubles from 2 × intervalMs up to this (default 30000 ms). */
   maxBackoffMs?: number
-  /** After `paid_not_placed`: the interval, and how long it is watched (default NOT_PLACED_WATCH). */
+  /** After a `paid_not_placed` still `retrying`: the interval, and how long it is watched (default NOT_PLACED_WATCH). */
   notPlacedWatch?: { intervalMs: number; forMs: number }
 }
 
@@ -83,9 +86,9 @@ export function nextDelay(failures: number, intervalMs: number, maxBackoffMs: nu
 
 /**
  * Polls a Request to Pay until it reaches a final state, which it returns; null when the signal
- * aborted first. After `paid_not_placed` it keeps asking, slowly (`notPlacedWatch`), and returns
- * `paid` when a later try placed the order, or `paid_not_placed` once the watch is over. `onState`
- * gets every answer; `onConnection(false)` when a poll failed (polling goes
+ * aborted first. After a `paid_not_placed` that is still `retrying` it keeps asking, slowly
+ * (`notPlacedWatch`), and returns `paid` when a later try placed the order, or the last
+ * `paid_not_placed` once the store stopped retrying or the watch is over. `onState` gets every answer; `onConnection(false)` when a poll failed (polling goes
  * on: show a notice, not an error page) and `onConnection(true)` once one succeeds again. In a
  * browser it checks at once when the tab becomes visible again (the shopper is back from the
  * PayLater app on the same phone).
@@ -102,8 +105,10 @@ export async function pollRequestToPay(
   }
   if (typeof document !== "undefined") document.addEventListener("visibilitychange", onVisible)
   let failures = 0
-  // When the store first answered "paid, not placed" (null before): from then on, the slow watch.
+  // Since the store's first "paid, not placed, retrying" (null before): the slow watch, which ends
+  // with the last such answer whatever comes meanwhile (a "processing" while a try runs, failed polls).
   let notPlacedSince: number | null = null
+  let notPlaced: RequestToPayState | null = null
   try {
     while (!signal?.aborted) {
       try {
@@ -115,13 +120,14 @@ export async function pollRequestToPay(
         if (isFinalState(state)) return state
         if (state.status === "paid_not_placed") {
           notPlacedSince ??= Date.now()
-          if (Date.now() - notPlacedSince >= notPlacedWatch.forMs) return state
+          notPlaced = state
         }
       } catch {
         if (signal?.aborted) return null
         failures += 1
         handlers.onConnection?.(false)
       }
+      if (notPlaced && notPlacedSince !== null && Date.now() - notPlacedSince >= notPlacedWatch.forMs) return notPlaced
       const every = notPlacedSince === null ? intervalMs : notPlacedWatch.intervalMs
       await pause(nextDelay(failures, every, Math.max(every, maxBackoffMs)), signal, (w) => (wake = w))
     }

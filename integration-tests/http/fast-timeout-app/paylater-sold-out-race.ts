@@ -233,7 +233,8 @@ export function soldOutRace({ api, getContainer }: SuiteOptions, paylater: Sandb
     // kept the paid session (an abandoned run's: no Medusa rollback replaced it). It answered
     // "processing" here before 2026-12-02, and went on after the refund.
     expect(left.way_forward).toBe("paid session kept")
-    expect(await store.get(`/store/paylater/payment-sessions/${sessionId}`)).toMatchObject({ status: 200, data: { status: "paid_not_placed" } })
+    // The kept session's completion is tried again after its backoff: the screen says so.
+    expect(await store.get(`/store/paylater/payment-sessions/${sessionId}`)).toMatchObject({ status: 200, data: { status: "paid_not_placed", retrying: true } })
   }, RACE_TIMEOUT_MS)
 
   it("'paid, not placed' on a kept paid session is not the end: stock back, the storefront kit's waiting screen keeps asking, and the store's next try places the order with that payment, captured once and never refunded", async () => {
@@ -246,13 +247,15 @@ export function soldOutRace({ api, getContainer }: SuiteOptions, paylater: Sandb
     // The item is back; the completion's backoff after its failure (30 s) is the store's own.
     await stocked.setStock(1)
     const sdk = new Medusa({ baseUrl: String(api.defaults.baseURL), publishableKey: seed.publishableKey })
-    const seen: string[] = []
+    const seen: unknown[] = []
     const final = await pollRequestToPay(sdk, sessionId, {
       intervalMs: 1000,
       notPlacedWatch: { intervalMs: 2000, forMs: 120_000 },
-      onState: (state) => seen.push(state.status),
+      onState: (state) => seen.push(state),
+      signal: AbortSignal.timeout(180_000),
     })
-    expect(seen[0]).toBe("paid_not_placed")
+    // The store's backoff (30 s from the failure) is still running at the first poll.
+    expect(seen[0]).toEqual({ status: "paid_not_placed", retrying: true })
     expect(final).toMatchObject({ status: "paid", order_id: expect.stringMatching(/^order_/) })
     const ledger = await ledgerForCart(getContainer(), cartId!)
     expect(ledger).toMatchObject({ orderId: (final as { order_id: string }).order_id, orders: 1, payments: 1, captures: 1, refunds: 0 })
@@ -260,7 +263,7 @@ export function soldOutRace({ api, getContainer }: SuiteOptions, paylater: Sandb
     // The order's money: nothing open for a person about it, and the automatic refund sends nothing, past the window too.
     paylater().advanceClock(12 * 60_000)
     await runPaidWithoutOrderRefunds(getContainer(), { now: new Date(Date.now() + 12 * 60_000) })
-    expect(paylater().order(sessionId)?.refunds ?? []).toEqual([])
+    expect(paylater().order(sessionId)!.refunds).toEqual([])
     const open = (await attention()).filter((i) => (i.session_id === sessionId || i.cart_id === cartId) && i.status === "open")
     expect(open).toEqual([])
   }, RACE_TIMEOUT_MS)

@@ -93,7 +93,12 @@ export type AttemptView =
   /** PayLater confirmed the payment; the order is being placed (or could not be: paid_not_placed). */
   | { status: "processing" }
   | { status: "paid"; order_id: string }
-  | { status: "paid_not_placed" }
+  /**
+   * Paid, and the cart's completion failed. `retrying`: the paid session is still the cart's and its
+   * completion is tried again (completionStep) until the money goes back, so the order may still be
+   * placed; without it (the session gone, the money given back) it never will be with this money.
+   */
+  | { status: "paid_not_placed"; retrying?: true }
   | { status: "declined" }
   | { status: "expired" }
 
@@ -102,13 +107,16 @@ export interface ViewFacts extends AttemptFacts {
   order_id: string | null
   /** The paid cart's completion was tried and failed (paid without an order). */
   completion_failed?: boolean
+  /** After such a failure: the paid session is live and a later completion may still place the order. */
+  completion_retrying?: boolean
 }
 
 export function viewOf(facts: ViewFacts, now: Date): AttemptView {
   switch (facts.state) {
     case "paid":
       if (facts.order_id) return { status: "paid", order_id: facts.order_id }
-      return facts.completion_failed ? { status: "paid_not_placed" } : { status: "processing" }
+      if (!facts.completion_failed) return { status: "processing" }
+      return facts.completion_retrying ? { status: "paid_not_placed", retrying: true } : { status: "paid_not_placed" }
     case "declined":
     case "never_started":
       return { status: "declined" }

@@ -245,8 +245,11 @@ export function placeStep(facts: { cart_id: string | null; order_id: string | nu
 }
 
 export type CompletionStep =
-  /** Not now: the completion's backoff after a failure, or its money went back. Paid without an order, not tried. */
-  | { step: "not_now"; error: string }
+  /**
+   * Not now: the completion's backoff after a failure (`retrying`: a later try may place it), or its
+   * money went back (never). Paid without an order, not tried.
+   */
+  | { step: "not_now"; error: string; retrying: boolean }
   /** Whether any of the money went back is read next (the ledger's `moneyGivenBack`). */
   | { step: "read_given_back" }
   | { step: "complete_cart" }
@@ -265,13 +268,13 @@ export function completionStep(
   now: Date
 ): CompletionStep {
   const backoff = completionBackoffOf(facts.row)
-  if (!completionDue(backoff, now)) return { step: "not_now", error: backoff!.last_error }
+  if (!completionDue(backoff, now)) return { step: "not_now", error: backoff!.last_error, retrying: true }
   if (!facts.row) return { step: "complete_cart" }
   if (facts.given_back === undefined) return { step: "read_given_back" }
   // The cart is not an order yet: the money is no order's, and the plan decides whether it may become this one.
   // Only the Medusa side is read here: whether the money may become the order.
   const plan = planMoney({ owner: { owner: "no_order" }, given_back: facts.given_back, medusa_session: null, medusa_payment: null, refunded_in_full: false })
-  return plan.may_become_order ? { step: "complete_cart" } : { step: "not_now", error: "its payment is refunded (paid without an order)" }
+  return plan.may_become_order ? { step: "complete_cart" } : { step: "not_now", error: "its payment is refunded (paid without an order)", retrying: false }
 }
 
 export interface PlacedCartFacts {

@@ -51,6 +51,8 @@ interface World {
   /** Medusa's authorization (answered from the row): the payment it created (null: refused). */
   authorize?: { payment_id: string | null; authorized_for?: string | null }
   completion?: CompletionOutcome
+  /** The session as read after a failed completion (Medusa's rollback: null when it deleted it); default the same session. */
+  afterFailedCompletion?: PayLaterSessionContext | null
   /** The money plan's fact: some of the attempt's money went back (or may have). */
   givenBack?: boolean
   owner?: Owner
@@ -82,6 +84,7 @@ function fake(world: World) {
   /** The money plan's reads before a completion (kept out of `calls`: the orders above are Medusa's effects). */
   const givenBackReads: string[] = []
   const call = (name: string) => calls.push(name)
+  let completionFailed = false
   /** The collection's live sessions, as Medusa's completion would find them. */
   let sessions = world.session?.collection_session_ids ?? [world.session?.session_id ?? "payses_1"]
   const ports: SettlementPorts = {
@@ -92,6 +95,7 @@ function fake(world: World) {
     readSession: async () => {
       call("readSession")
       if (world.failInside) throw world.failInside
+      if (completionFailed && world.afterFailedCompletion !== undefined) return world.afterFailedCompletion
       return world.session ?? null
     },
     untilMedusaCreated: async () => (call("untilMedusaCreated"), world.createdInTime ?? true),
@@ -115,7 +119,9 @@ function fake(world: World) {
       // the paid one may be the one it takes (the order would not hold this payment).
       const other = sessions.find((id) => id !== context.session_id)
       if (other) return { order_id: null, error: `completion took session ${other}` }
-      return world.completion ?? { order_id: "order_1", held_by: heldRow() }
+      const outcome = world.completion ?? { order_id: "order_1", held_by: heldRow() }
+      completionFailed = outcome.order_id === null
+      return outcome
     },
     whoseMoney: async () => (call("whoseMoney"), world.owner ?? ({ owner: "no_order" } as Owner)),
     recordOrderOwner: async () => (call("recordOrderOwner"), heldRow()),
@@ -210,7 +216,8 @@ describe("settlement (behind ports)", () => {
       const f = fake({ named: attempt(), session: session(), completion: { order_id: null, error: "out of stock" } })
       const result = await settleWith(f.ports, notification("success"))
       // The screens say "paid, not placed", as the return route does.
-      expect(result).toMatchObject({ outcome: "paid_without_order", cart_id: "cart_1", error: "out of stock", changed: true, facts: { state: "paid", order_id: null, completion_failed: true } })
+      // The paid session is still the cart's: the completion is tried again after its backoff (retrying).
+      expect(result).toMatchObject({ outcome: "paid_without_order", cart_id: "cart_1", error: "out of stock", changed: true, retrying: true, facts: { state: "paid", order_id: null, completion_failed: true, completion_retrying: true } })
       expect(result.session?.session_status).toBe("authorized")
       // Recorded before the completion is tried, once.
       expect(f.calls.filter((c) => ["completeCart", "authorize"].includes(c))).toEqual(["authorize", "completeCart"])
@@ -219,10 +226,22 @@ describe("settlement (behind ports)", () => {
       expect(f.warnings).toHaveLength(1)
     })
 
+    it("says the completion is tried again only while the paid session is live: not once Medusa's rollback deleted it, nor once a refund canceled it", async () => {
+      const failing = { named: attempt(), session: session(), completion: { order_id: null, error: "out of stock" } as CompletionOutcome }
+      const deleted = await settleWith(fake({ ...failing, afterFailedCompletion: null }).ports, notification("success"))
+      expect(deleted).toMatchObject({ outcome: "paid_without_order", retrying: false, facts: { completion_failed: true, completion_retrying: false } })
+      const canceled = await settleWith(fake({ ...failing, afterFailedCompletion: session({ session_status: "canceled" }) }).ports, notification("success"))
+      expect(canceled).toMatchObject({ outcome: "paid_without_order", retrying: false, facts: { completion_retrying: false } })
+      // Kept (an engine that gave the run up, a cart lock that stayed busy): tried again.
+      const kept = await settleWith(fake({ ...failing, afterFailedCompletion: session({ session_status: "authorized" }) }).ports, notification("success"))
+      expect(kept).toMatchObject({ outcome: "paid_without_order", retrying: true, facts: { completion_retrying: true } })
+    })
+
     it("never completes a cart whose money went back (the money plan's decision): paid without an order, not tried, nobody warned", async () => {
       const f = fake({ session: session({ attempt: paidRow() }), givenBack: true })
       const result = await settleWith(f.ports, { session_id: "payses_1", signal: "reconciliation" })
-      expect(result).toMatchObject({ outcome: "paid_without_order", error: "its payment is refunded (paid without an order)" })
+      // Never again: the screens stop saying a later try may place it.
+      expect(result).toMatchObject({ outcome: "paid_without_order", error: "its payment is refunded (paid without an order)", retrying: false, facts: { completion_failed: true, completion_retrying: false } })
       expect(f.givenBackReads).toEqual(["payses_1"])
       expect(f.calls).not.toContain("completeCart")
       expect(f.warnings).toEqual([])
@@ -235,7 +254,7 @@ describe("settlement (behind ports)", () => {
       const backoff = { completion_tries: 2, completion_next_at: new Date(NOW.getTime() + 60_000), completion_error: "out of stock" }
       const f = fake({ session: session({ session_status: "authorized", attempt: paidRow({ payment_id: "pay_1", ...backoff }) }) })
       const result = await settleWith(f.ports, { session_id: "payses_1", signal: "poll" })
-      expect(result).toMatchObject({ outcome: "paid_without_order", error: "out of stock", changed: false, facts: { completion_failed: true } })
+      expect(result).toMatchObject({ outcome: "paid_without_order", error: "out of stock", changed: false, retrying: true, facts: { completion_failed: true, completion_retrying: true } })
       expect(f.givenBackReads).toEqual([])
       expect(f.calls).not.toContain("completeCart")
     })
@@ -400,10 +419,13 @@ describe("settlement (behind ports)", () => {
       const failed = { completion_tries: 1, completion_next_at: new Date(NOW.getTime() + 30_000), completion_error: "out of stock" }
       const f = fake({ session: session({ session_status: "authorized", attempt: paidRow({ payment_id: "pay_1", ...failed }) }), lockBusy: true })
       const result = await settleWith(f.ports, poll)
-      expect(result).toMatchObject({ outcome: "pending", facts: { state: "paid", order_id: null, completion_failed: true } })
+      expect(result).toMatchObject({ outcome: "pending", facts: { state: "paid", order_id: null, completion_failed: true, completion_retrying: true } })
       // No failure recorded yet (a completion under way): still processing.
       const first = fake({ session: session({ session_status: "authorized", attempt: paidRow({ payment_id: "pay_1" }) }), lockBusy: true })
-      expect((await settleWith(first.ports, poll)).facts).toMatchObject({ state: "paid", order_id: null, completion_failed: false })
+      expect((await settleWith(first.ports, poll)).facts).toMatchObject({ state: "paid", order_id: null, completion_failed: false, completion_retrying: false })
+      // Its money went back meanwhile (a refund cancels the session): final, never "tried again".
+      const refunded = fake({ session: session({ session_status: "canceled", attempt: paidRow({ payment_id: "pay_1", ...failed }) }), lockBusy: true })
+      expect((await settleWith(refunded.ports, poll)).facts).toMatchObject({ completion_failed: true, completion_retrying: false })
       // A later try placed it: the order wins over the failures recorded before.
       const placed = fake({ session: session({ session_status: "authorized", order_id: "order_1", attempt: paidRow({ payment_id: "pay_1", ...failed }) }), lockBusy: true })
       expect(await settleWith(placed.ports, poll)).toMatchObject({ outcome: "paid", order_id: "order_1", facts: { order_id: "order_1" } })
@@ -422,6 +444,8 @@ describe("settlement (behind ports)", () => {
       f.ports.currentAttemptOf = async () => paidRow()
       const result = await settleWith(f.ports, { session_id: "payses_1", signal: "return" })
       expect(result).toMatchObject({ outcome: "detached", facts: { state: "paid", order_id: null, completion_failed: true } })
+      // No live session: its money never becomes this cart's order, nothing says it still might.
+      expect(result.facts?.completion_retrying).toBeFalsy()
     })
 
     it("knows nothing of a session with no row", async () => {

@@ -141,9 +141,9 @@ describe("polling a Request to Pay", () => {
     expect(store.seen.every((s) => s.headers["x-publishable-api-key"] === "pk_test")).toBe(true)
   })
 
-  it("after 'paid, not placed' keeps asking at the slow interval, and hands over the order a later try placed", async () => {
-    const notPlaced = { status: 200, body: { status: "paid_not_placed" } }
-    store.on(STATE_PATH, { status: 200, body: { status: "processing" } }, notPlaced, notPlaced, { status: 200, body: { status: "paid", order_id: "order_2" } })
+  it("after 'paid, not placed' while the store retries, keeps asking at the slow interval, and hands over the order a later try placed", async () => {
+    const retrying = { status: 200, body: { status: "paid_not_placed", retrying: true } }
+    store.on(STATE_PATH, { status: 200, body: { status: "processing" } }, retrying, retrying, { status: 200, body: { status: "paid", order_id: "order_2" } })
     const states: string[] = []
     const started = Date.now()
     const final = await pollRequestToPay(store.sdk, "payses_1", {
@@ -157,13 +157,28 @@ describe("polling a Request to Pay", () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(80)
   })
 
-  it("ends with 'paid, not placed' once the watch is over, having asked again meanwhile", async () => {
-    store.on(STATE_PATH, { status: 200, body: { status: "paid_not_placed" } })
+  it("stops at 'paid, not placed' once the store no longer retries (its money went back), and at once when it never did", async () => {
+    store.on(STATE_PATH, { status: 200, body: { status: "paid_not_placed", retrying: true } }, { status: 200, body: { status: "paid_not_placed" } })
+    expect(await pollRequestToPay(store.sdk, "payses_1", { intervalMs: 5, notPlacedWatch: { intervalMs: 5, forMs: 60_000 } })).toEqual({ status: "paid_not_placed" })
+    expect(store.seen).toHaveLength(2)
+    const other = await startFakeStore()
+    try {
+      other.on(STATE_PATH, { status: 200, body: { status: "paid_not_placed" } })
+      expect(await pollRequestToPay(other.sdk, "payses_1", { intervalMs: 5 })).toEqual({ status: "paid_not_placed" })
+      expect(other.seen).toHaveLength(1)
+    } finally {
+      await other.close()
+    }
+  })
+
+  it("ends the watch with the last 'paid, not placed' when it is over, also while the store answers 'processing' (a try under way)", async () => {
+    store.on(STATE_PATH, { status: 200, body: { status: "paid_not_placed", retrying: true } }, { status: 200, body: { status: "processing" } })
     const final = await pollRequestToPay(store.sdk, "payses_1", { intervalMs: 5, notPlacedWatch: { intervalMs: 5, forMs: 40 } })
-    expect(final).toEqual({ status: "paid_not_placed" })
+    expect(final).toEqual({ status: "paid_not_placed", retrying: true })
     expect(store.seen.length).toBeGreaterThanOrEqual(2)
-    // The kit's default: the store's completion tries and its refund after 10 minutes fit in the watch.
-    expect(NOT_PLACED_WATCH.forMs).toBeGreaterThan(10 * 60_000)
+    // The kit's default watch covers the store's try after its refund (16 minutes after the failure),
+    // which answers "not retrying": the screen then ends on the final words.
+    expect(NOT_PLACED_WATCH.forMs).toBeGreaterThan(16 * 60_000)
   })
 
   it("answers gone for a replaced session (404)", async () => {
@@ -223,8 +238,9 @@ describe("return parameters", () => {
     expect(paymentWasTaken("declined")).toBe(false)
     expect(failureMessage(ret.failure)).toMatch(/payment was received but the order could not be placed, so the payment is refunded in full.*If the store manages to place the order before that, the order is placed instead and nothing is refunded/)
     expect(failureMessage(ret.failure)).not.toMatch(/declined/i)
-    // A later completion may still place it: the waiting screen keeps watching (NOT_PLACED_WATCH).
-    expect(isFinalState({ status: "paid_not_placed" })).toBe(false)
+    expect(isFinalState({ status: "paid_not_placed" })).toBe(true)
+    // The store still retries the completion: a later answer may be "paid" (NOT_PLACED_WATCH).
+    expect(isFinalState({ status: "paid_not_placed", retrying: true })).toBe(false)
   })
 })
 

@@ -122,7 +122,7 @@ export function RequestToPayWaiting(props: RequestToPayWaitingProps) {
       {ended ? (
         <div className="paylater-rtp-outcome">
           <p role="alert" className={cx("paylater-error", classNames?.message)}>
-            {SHOPPER_MESSAGES[TITLE_KEYS[status]][lang]}
+            {SHOPPER_MESSAGES[state?.status === "paid_not_placed" && state.retrying ? "rtp_paid_not_placed_retrying" : TITLE_KEYS[status]][lang]}
           </p>
           {/* Paid already: a new request would take the money twice. */}
           {onRetry && status !== "gone" && status !== "paid_not_placed" ? (

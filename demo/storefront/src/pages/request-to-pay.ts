@@ -346,10 +346,13 @@ export async function renderRequestToPayWaiting({ sdk, query }: PageContext): Pr
     title.focus()
   }
 
+  let lastShown = ""
   const show = (state: RequestToPayState) => {
-    // After "paid, not placed" the kit keeps asking (a later try may place the order): the same
-    // answer again changes nothing on the page.
-    if (state.status === "paid_not_placed" && card.dataset.state === state.status) return
+    // After "paid, not placed, retrying" the kit keeps asking (a later try may place the order): the
+    // same answer again changes nothing on the page.
+    const shown = JSON.stringify(state)
+    if (state.status === "paid_not_placed" && shown === lastShown) return
+    lastShown = shown
     card.dataset.state = state.status
     title.textContent = TITLES[state.status]
     document.title = `${TITLES[state.status]} · Majlis Store`
@@ -387,7 +390,7 @@ export async function renderRequestToPayWaiting({ sdk, query }: PageContext): Pr
         break
       case "paid_not_placed":
         otherMethod.hidden = true // paid already: another method would pay twice
-        ended(SHOPPER_MESSAGES.rtp_paid_not_placed.en, null)
+        ended(SHOPPER_MESSAGES[state.retrying ? "rtp_paid_not_placed_retrying" : "rtp_paid_not_placed"].en, null)
         break
     }
   }

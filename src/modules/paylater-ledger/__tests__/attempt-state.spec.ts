@@ -133,11 +133,15 @@ describe("askPayLaterNow: the one rule for whether a signal asks PayLater", () =
 })
 
 describe("viewOf and returnDecisionOf: one rule for every screen", () => {
-  const facts = (state: AttemptState, more: { expires_at?: Date | null; order_id?: string | null; completion_failed?: boolean } = {}) => ({
+  const facts = (
+    state: AttemptState,
+    more: { expires_at?: Date | null; order_id?: string | null; completion_failed?: boolean; completion_retrying?: boolean } = {}
+  ) => ({
     state,
     expires_at: more.expires_at === undefined ? FUTURE : more.expires_at,
     order_id: more.order_id ?? null,
     completion_failed: more.completion_failed,
+    completion_retrying: more.completion_retrying,
   })
 
   it.each([
@@ -147,6 +151,9 @@ describe("viewOf and returnDecisionOf: one rule for every screen", () => {
     [facts("open", { expires_at: at(-EXPIRY_GRACE_MS) }), { status: "expired" }, { kind: "failure", reason: "expired" }, { kind: "failure", reason: "expired" }],
     [facts("paid"), { status: "processing" }, { kind: "failure", reason: "paid_not_placed" }, { kind: "failure", reason: "paid_not_placed" }],
     [facts("paid", { completion_failed: true }), { status: "paid_not_placed" }, { kind: "failure", reason: "paid_not_placed" }, { kind: "failure", reason: "paid_not_placed" }],
+    [facts("paid", { completion_failed: true, completion_retrying: true }), { status: "paid_not_placed", retrying: true }, { kind: "failure", reason: "paid_not_placed" }, { kind: "failure", reason: "paid_not_placed" }],
+    [facts("paid", { completion_retrying: true }), { status: "processing" }, { kind: "failure", reason: "paid_not_placed" }, { kind: "failure", reason: "paid_not_placed" }],
+    [facts("paid", { order_id: "order_1", completion_failed: true, completion_retrying: true }), { status: "paid", order_id: "order_1" }, { kind: "success", order_id: "order_1" }, { kind: "success", order_id: "order_1" }],
     [facts("paid", { order_id: "order_1" }), { status: "paid", order_id: "order_1" }, { kind: "success", order_id: "order_1" }, { kind: "success", order_id: "order_1" }],
     [facts("declined"), { status: "declined" }, { kind: "failure", reason: "declined" }, { kind: "failure", reason: "declined" }],
     [facts("never_started"), { status: "declined" }, { kind: "failure", reason: "declined" }, { kind: "failure", reason: "declined" }],

@@ -312,8 +312,8 @@ describe("the live session's steps (authorizeAndComplete's decisions)", () => {
 
     it("waits out the backoff after a failed completion, with its error, before reading anything", () => {
       const waiting = paidRow({ completion_tries: 2, completion_next_at: new Date(NOW.getTime() + 1000), completion_error: "out of stock" })
-      expect(completionStep({ row: waiting }, NOW)).toEqual({ step: "not_now", error: "out of stock" })
-      expect(completionStep({ row: waiting, given_back: false }, NOW)).toEqual({ step: "not_now", error: "out of stock" })
+      expect(completionStep({ row: waiting }, NOW)).toEqual({ step: "not_now", error: "out of stock", retrying: true })
+      expect(completionStep({ row: waiting, given_back: false }, NOW)).toEqual({ step: "not_now", error: "out of stock", retrying: true })
       const due = paidRow({ completion_tries: 2, completion_next_at: NOW, completion_error: "out of stock" })
       expect(completionStep({ row: due }, NOW)).toEqual({ step: "read_given_back" })
     })
@@ -321,7 +321,7 @@ describe("the live session's steps (authorizeAndComplete's decisions)", () => {
     it("asks the money plan: money any of which went back never becomes an order", () => {
       expect(completionStep({ row: paidRow() }, NOW)).toEqual({ step: "read_given_back" })
       expect(completionStep({ row: paidRow(), given_back: false }, NOW)).toEqual({ step: "complete_cart" })
-      expect(completionStep({ row: paidRow(), given_back: true }, NOW)).toEqual({ step: "not_now", error: "its payment is refunded (paid without an order)" })
+      expect(completionStep({ row: paidRow(), given_back: true }, NOW)).toEqual({ step: "not_now", error: "its payment is refunded (paid without an order)", retrying: false })
       // The one decider: the same answer as the plan's for money no order holds.
       for (const given_back of [true, false]) {
         const plan = planMoney({ owner: { owner: "no_order" }, given_back, medusa_session: null, medusa_payment: null, refunded_in_full: false })

@@ -5,8 +5,9 @@ import { waitingScreenState } from "../../../../../signal-handlers/waiting-scree
  * GET /store/paylater/payment-sessions/:id: the Request to Pay waiting screen polls this.
  *
  * Answers from our own records: { status: "waiting", seconds_left, expires_at } | { status: "processing" }
- * | { status: "paid", order_id } | { status: "paid_not_placed" } (paid, but a completion of the cart
- * failed: what the return route says) | { status: "declined" } | { status: "expired" }. PayLater is asked
+ * | { status: "paid", order_id } | { status: "paid_not_placed", retrying? } (paid, but a completion of
+ * the cart failed: what the return route says; `retrying: true` while the paid session is kept and its
+ * completion is tried again, so a later answer may be "paid") | { status: "declined" } | { status: "expired" }. PayLater is asked
  * only while the session is not settled, at most once per session every few seconds. A /store
  * route, so the publishable key is required. 404 for sessions that are not PayLater's.
  */
