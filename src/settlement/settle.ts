@@ -265,14 +265,13 @@ async function placeOrder(
   // The failure is recorded with its backoff (completion.ts), and tried again until the money goes
   // back, but only while the paid session is still live: Medusa's rollback usually deletes it (the
   // money is then listed and refunded, never this cart's order).
-  const after = await ports.readSession(current.session_id)
-  const retrying = !!after && isLiveSession(after)
+  const retrying = isLiveSession(await ports.rereadSession(current))
   return { outcome: "paid_without_order", cart_id: current.cart_id!, error: completion.error, retrying, session: current, asked, changed: false }
 }
 
 /** A session whose paid cart may still be completed with it: Medusa has it, not canceled (a refund cancels it). */
 function isLiveSession(session: PayLaterSessionContext): boolean {
-  return session.session_status !== "canceled"
+  return !session.session_gone && session.session_status !== "canceled"
 }
 
 /**

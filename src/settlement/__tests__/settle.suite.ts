@@ -51,7 +51,7 @@ interface World {
   /** Medusa's authorization (answered from the row): the payment it created (null: refused). */
   authorize?: { payment_id: string | null; authorized_for?: string | null }
   completion?: CompletionOutcome
-  /** The session as read after a failed completion (Medusa's rollback: null when it deleted it); default the same session. */
+  /** The session as read again after a failed completion (Medusa's rollback: null when it deleted it); default the same session. */
   afterFailedCompletion?: PayLaterSessionContext | null
   /** The money plan's fact: some of the attempt's money went back (or may have). */
   givenBack?: boolean
@@ -95,11 +95,14 @@ function fake(world: World) {
     readSession: async () => {
       call("readSession")
       if (world.failInside) throw world.failInside
-      if (completionFailed && world.afterFailedCompletion !== undefined) return world.afterFailedCompletion
       return world.session ?? null
     },
     untilMedusaCreated: async () => (call("untilMedusaCreated"), world.createdInTime ?? true),
-    rereadSession: async (context) => (call("rereadSession"), world.afterRefusal ?? context),
+    rereadSession: async (context) => {
+      call("rereadSession")
+      if (completionFailed && world.afterFailedCompletion !== undefined) return world.afterFailedCompletion ?? { ...context, session_gone: true }
+      return world.afterRefusal ?? context
+    },
     paymentIdOfAttempt: async () => (call("paymentIdOfAttempt"), "pay_medusa"),
     collectionHoldsNoPayment: async () => (call("collectionHoldsNoPayment"), world.collectionHoldsNoPayment ?? false),
     askPayLater: async (_row, _signal, l) => (call("askPayLater"), asked.push(l ?? null), world.ask ?? paidAnswer()),
